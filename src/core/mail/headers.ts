@@ -1,0 +1,164 @@
+/**
+ * Fast header parsing: enough to thread and index a list archive without
+ * decoding bodies. RFC 2047 encoded words are decoded with libmime (the decoder
+ * mailparser itself uses), so the fast path and the full parse agree.
+ */
+import { Address } from '../model';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const libmime: { decodeWords(s: string): string } = require('libmime');
+
+export type HeaderMap = Map<string, string[]>;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const latin1 = new TextDecoder('windows-1252');
+
+/** Decodes header or body bytes: UTF-8 when valid, else Windows-1252 (which every byte decodes under). */
+export function decodeBytes(bytes: Buffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return latin1.decode(bytes);
+  }
+}
+
+/** Offset of the blank line that ends the header block, or -1 when the headers never end. */
+export function headerEnd(bytes: Buffer): number {
+  if (bytes.length && bytes[0] === 0x0a) return 0;
+  const i = bytes.indexOf('\n\n');
+  return i < 0 ? -1 : i + 1;
+}
+
+/** Splits the header block into unfolded fields; names are lower-cased, values raw (not decoded). */
+export function parseHeaderBlock(block: string): HeaderMap {
+  const map: HeaderMap = new Map();
+  let name = '';
+  let value = '';
+  const push = () => {
+    if (!name) return;
+    const list = map.get(name);
+    if (list) list.push(value);
+    else map.set(name, [value]);
+  };
+  for (const line of block.split('\n')) {
+    if (line === '') continue;
+    if ((line[0] === ' ' || line[0] === '\t') && name) {
+      value += ' ' + line.trim();
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0 || /[\s]/.test(line.slice(0, colon))) {
+      // Not a header line (garbage, or a broken continuation): keep it with the previous field.
+      if (name) value += ' ' + line.trim();
+      continue;
+    }
+    push();
+    name = line.slice(0, colon).toLowerCase();
+    value = line.slice(colon + 1).trim();
+  }
+  push();
+  return map;
+}
+
+export function first(h: HeaderMap, name: string): string | undefined {
+  return h.get(name)?.[0];
+}
+
+/** Decodes RFC 2047 words; never throws (a broken word stays as written). */
+export function decodeWords(value: string): string {
+  if (!value.includes('=?')) return value;
+  try {
+    return libmime.decodeWords(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Every `<…>` token in a header, in order. */
+export function messageIds(value: string | undefined): string[] {
+  if (!value) return [];
+  const out = value.match(/<[^<>\s]+>/g);
+  if (out) return out.filter((id) => id.length <= 998);
+  // A bare id without brackets (seen in broken mailers): bracket it.
+  const bare = value.trim().split(/\s+/)[0];
+  return bare && /^[^<>\s]+@[^<>\s]+$/.test(bare) && bare.length <= 998 ? [`<${bare}>`] : [];
+}
+
+/** The Message-ID as in the header: the first `<…>` token, bracketed when the sender forgot. */
+export function messageIdOf(value: string | undefined): string | null {
+  return messageIds(value)[0] ?? null;
+}
+
+/** Splits an address list on commas outside quotes, comments and angle brackets. */
+function splitAddresses(value: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quote = false;
+  let depth = 0;
+  let angle = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\\' && quote) {
+      cur += c + (value[++i] ?? '');
+      continue;
+    }
+    if (c === '"' && depth === 0) quote = !quote;
+    else if (!quote && c === '(') depth++;
+    else if (!quote && c === ')' && depth > 0) depth--;
+    else if (!quote && depth === 0 && c === '<') angle = true;
+    else if (!quote && depth === 0 && c === '>') angle = false;
+    if (c === ',' && !quote && depth === 0 && !angle) {
+      out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  out.push(cur);
+  return out.map((s) => s.trim()).filter(Boolean);
+}
+
+function cleanName(name: string): string {
+  let n = name.trim();
+  if (n.startsWith('"') && n.endsWith('"') && n.length >= 2) n = n.slice(1, -1).replace(/\\(.)/g, '$1');
+  else n = n.replace(/"/g, '');
+  return decodeWords(n).replace(/\s+/g, ' ').trim();
+}
+
+/** Parses one mailbox: `Name <addr>`, `"Name" <addr>`, `addr (Name)`, or a bare address. */
+export function parseAddress(value: string): Address {
+  const v = value.trim();
+  const angle = /^(.*?)<([^<>]*)>\s*(?:\(.*\))?\s*$/.exec(v);
+  if (angle) return { name: cleanName(angle[1]), address: angle[2].trim() };
+  const comment = /^([^\s()]+@[^\s()]+)\s*\((.*)\)\s*$/.exec(v);
+  if (comment) return { name: cleanName(comment[2]), address: comment[1] };
+  if (/^[^\s@]+@[^\s@]+$/.test(v)) return { name: '', address: v };
+  return { name: cleanName(v), address: '' };
+}
+
+export function parseAddressList(value: string | undefined): Address[] {
+  if (!value) return [];
+  // Group syntax (`undisclosed-recipients:;`) carries no address.
+  return splitAddresses(value.replace(/^[^,"<>@]*:;?\s*$/, ''))
+    .map(parseAddress)
+    .filter((a) => a.address || a.name);
+}
+
+/** Parses an RFC 2822 date (and the sloppier forms mailers write); null when unusable. */
+export function parseDate(value: string | undefined): Date | null {
+  if (!value) return null;
+  const v = value.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+  if (v.length > 200) return null;
+  let t = Date.parse(v);
+  if (Number.isNaN(t)) {
+    // "Mon, 3 Jun 2024 10:00:00 +0200 CEST" and friends: drop trailing zone names.
+    const m = /^(.*?[+-]\d{4})\b/.exec(v);
+    if (m) t = Date.parse(m[1]);
+  }
+  if (Number.isNaN(t)) return null;
+  const d = new Date(t);
+  const y = d.getUTCFullYear();
+  return y < 1970 || y > 9999 ? null : d;
+}
+
+export function formatAddress(a: Address): string {
+  if (!a.address) return a.name;
+  return a.name ? `${a.name} <${a.address}>` : a.address;
+}
