@@ -1,0 +1,261 @@
+/**
+ * Anchoring quoted text to the ORIGINAL patch: every quoted line of a reply is
+ * matched to a line of the patch's hunks (whitespace-insensitive, so trimmed,
+ * re-wrapped and tab-mangled quotes still match), and the choice among equal
+ * lines is made for the whole reply at once (a Viterbi pass that prefers each
+ * quoted line to follow the previous one in the patch, and quoted hunk headers
+ * pin the hunk). Line numbers come from the patch's hunk headers, never from
+ * the quote — except when the patch mail is missing, where the quoted hunk
+ * headers are all there is.
+ */
+import { CommentKind, Patch } from '../model';
+import { QuoteLine, norm } from './quote';
+
+export interface Anchor {
+  kind: CommentKind;
+  patchMessageId: string | null;
+  file: string | null;
+  side: 'new' | 'old' | null;
+  line: number | null;
+}
+
+interface Entry {
+  /** 'line' for hunk lines, 'header' for a hunk header, 'file' for a file header. */
+  what: 'line' | 'header' | 'file';
+  key: string;
+  file: string;
+  side: 'new' | 'old';
+  line: number;
+}
+
+export interface PatchIndex {
+  patch: Patch;
+  entries: Entry[];
+  byKey: Map<string, number[]>;
+  /** Commit title, body and notes, whitespace-normalised. */
+  commitText: string;
+}
+
+export function indexPatch(patch: Patch): PatchIndex {
+  const entries: Entry[] = [];
+  for (const f of patch.files) {
+    entries.push({ what: 'file', key: `F${f.path}`, file: f.path, side: 'new', line: 0 });
+    for (const h of f.hunks) {
+      entries.push({ what: 'header', key: `@${h.oldStart},${h.newStart}`, file: f.path, side: 'new', line: h.newStart });
+      for (const l of h.lines) {
+        const sign = l.type === 'add' ? '+' : l.type === 'del' ? '-' : ' ';
+        const side = l.type === 'del' ? 'old' : 'new';
+        const line = (l.type === 'del' ? l.oldLine : l.newLine) ?? 0;
+        entries.push({ what: 'line', key: sign + norm(l.text), file: f.path, side, line });
+      }
+    }
+  }
+  const byKey = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    const list = byKey.get(e.key);
+    if (list) list.push(i);
+    else byKey.set(e.key, [i]);
+  });
+  const commitText = norm(`${patch.commitTitle}\n${patch.commitBody}\n${patch.notes}`);
+  return { patch, entries, byKey, commitText };
+}
+
+/** The lookup key of a quoted line, or null when it cannot be a diff line. */
+export function quotedKey(text: string): string | null {
+  const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text);
+  if (h) return `@${h[1]},${h[2]}`;
+  const f = /^diff --git a\/(\S+) b\/(\S+)/.exec(text) ?? /^\+\+\+ b\/(\S+)/.exec(text);
+  if (f) return `F${f[f.length - 1]}`;
+  if (/^--- (?:a\/|\/dev\/null)|^index [0-9a-f]+\.\.|^\+\+\+ \/dev\/null/.test(text)) return null;
+  const c = text.charAt(0);
+  if (c === '+' || c === '-') return c + norm(text.slice(1));
+  const n = norm(text);
+  return n === '' ? null : ` ${n}`;
+}
+
+const MAX_CANDIDATES = 400;
+
+function candidates(idx: PatchIndex, key: string): number[] {
+  const exact = idx.byKey.get(key);
+  if (exact) return exact.length > MAX_CANDIDATES ? exact.slice(0, MAX_CANDIDATES) : exact;
+  // A line the mail client split: the quote is the start of the original.
+  const sign = key.charAt(0);
+  if (key.length < 14 || sign === '@' || sign === 'F') return [];
+  const out: number[] = [];
+  for (let i = 0; i < idx.entries.length && out.length < 8; i++) {
+    const e = idx.entries[i];
+    if (e.what === 'line' && e.key.charAt(0) === sign && e.key.startsWith(key)) out.push(i);
+  }
+  return out;
+}
+
+/** How many quoted lines of the reply this patch explains (for picking the patch). */
+export function patchScore(idx: PatchIndex, lines: QuoteLine[]): number {
+  let n = 0;
+  for (const l of lines) {
+    if (l.depth === 0 || l.kind !== 'text') continue;
+    const k = quotedKey(l.text);
+    if (k && k.length > 6 && idx.byKey.has(k)) n++;
+  }
+  return n;
+}
+
+/** For each line of the reply, the index of the patch entry it quotes (or -1). */
+export function matchLines(idx: PatchIndex, lines: QuoteLine[]): number[] {
+  const result = new Array<number>(lines.length).fill(-1);
+  const seq: { at: number; cands: number[] }[] = [];
+  lines.forEach((l, at) => {
+    if (l.depth === 0 || l.kind !== 'text') return;
+    const k = quotedKey(l.text);
+    if (!k) return;
+    const cands = candidates(idx, k);
+    if (cands.length) seq.push({ at, cands });
+  });
+  if (!seq.length) return result;
+  // Viterbi: score[i][c] = best score ending with candidate c for quoted line i.
+  const back: Int32Array[] = [];
+  let prevScore = new Float64Array(seq[0].cands.length).fill(1);
+  back.push(new Int32Array(seq[0].cands.length).fill(-1));
+  for (let i = 1; i < seq.length; i++) {
+    const pc = seq[i - 1].cands;
+    const cc = seq[i].cands;
+    const score = new Float64Array(cc.length);
+    const bp = new Int32Array(cc.length);
+    for (let c = 0; c < cc.length; c++) {
+      let best = -Infinity;
+      let arg = 0;
+      for (let p = 0; p < pc.length; p++) {
+        const s = prevScore[p] + transition(pc[p], cc[c]);
+        if (s > best) {
+          best = s;
+          arg = p;
+        }
+      }
+      score[c] = best + 1;
+      bp[c] = arg;
+    }
+    prevScore = score;
+    back.push(bp);
+  }
+  let c = 0;
+  for (let k = 1; k < prevScore.length; k++) if (prevScore[k] > prevScore[c]) c = k;
+  for (let i = seq.length - 1; i >= 0; i--) {
+    result[seq[i].at] = seq[i].cands[c];
+    c = back[i][c];
+  }
+  return result;
+}
+
+function transition(p: number, q: number): number {
+  if (q === p + 1) return 2;
+  if (q > p && q <= p + 60) return 0.5;
+  if (q > p) return 0;
+  return -2;
+}
+
+/** Line coordinates read from the quote itself (for replies whose patch mail is missing). */
+export interface QuoteCoord {
+  file: string | null;
+  side: 'new' | 'old';
+  line: number | null;
+}
+
+export function quoteCoords(lines: QuoteLine[]): (QuoteCoord | null)[] {
+  const out: (QuoteCoord | null)[] = new Array(lines.length).fill(null);
+  const state = new Map<number, { file: string | null; old: number | null; nw: number | null; active: boolean }>();
+  lines.forEach((l, i) => {
+    if (l.depth === 0) return;
+    let s = state.get(l.depth);
+    if (!s) state.set(l.depth, (s = { file: null, old: null, nw: null, active: false }));
+    const t = l.text;
+    const f = /^diff --git a\/(\S+) b\/(\S+)/.exec(t) ?? /^\+\+\+ b\/(\S+)/.exec(t);
+    if (f) {
+      s.file = f[f.length - 1];
+      s.active = false;
+      return;
+    }
+    const h = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(t);
+    if (h) {
+      s.old = +h[1];
+      s.nw = +h[2];
+      s.active = true;
+      return;
+    }
+    const diffLike = l.kind === 'blank' || /^[-+ \t]/.test(t);
+    if (l.kind === 'snip' || !diffLike) {
+      s.active = false;
+      if (l.kind === 'text' && /^[-+]/.test(t)) out[i] = { file: s.file, side: t[0] === '-' ? 'old' : 'new', line: null };
+      return;
+    }
+    if (!s.active) {
+      if (l.kind === 'text' && /^[-+]/.test(t)) out[i] = { file: s.file, side: t[0] === '-' ? 'old' : 'new', line: null };
+      return;
+    }
+    if (t.startsWith('-')) {
+      out[i] = { file: s.file, side: 'old', line: s.old };
+      s.old = (s.old ?? 0) + 1;
+    } else if (t.startsWith('+')) {
+      out[i] = { file: s.file, side: 'new', line: s.nw };
+      s.nw = (s.nw ?? 0) + 1;
+    } else {
+      if (l.kind !== 'blank') out[i] = { file: s.file, side: 'new', line: s.nw };
+      s.old = (s.old ?? 0) + 1;
+      s.nw = (s.nw ?? 0) + 1;
+    }
+  });
+  return out;
+}
+
+export interface SegmentInput {
+  lines: QuoteLine[];
+  /** Entry matched per line (or -1), for the chosen patch. */
+  matched: number[];
+  idx: PatchIndex | null;
+  coords: (QuoteCoord | null)[];
+  /** Id of the (possibly missing) patch the quote-only coordinates belong to. */
+  quotedPatchId: string | null;
+  /** True when no quoted line matched the patch: coordinates come from the quote. */
+  useCoords: boolean;
+  /** Line indexes of quoted commit-message text when the patch mail is missing. */
+  missingCommitLines: Set<number>;
+}
+
+/**
+ * The anchor of a comment given the quoted lines directly above it
+ * (`from`..`to`, inclusive, only lines deeper than `minDepth` count): the
+ * last quoted diff line, else quoted commit-message text, else null.
+ * A quoted `-- ` (the patch's own tail) below the diff makes it general.
+ */
+export function segmentAnchor(s: SegmentInput, from: number, to: number, minDepth: number): Anchor | null {
+  for (let k = to; k >= from; k--) {
+    const l = s.lines[k];
+    if (l.depth <= minDepth) continue;
+    if (l.kind === 'signature' && (l.text === '-- ' || l.text === '--')) {
+      return { kind: 'general', patchMessageId: s.idx?.patch.messageId ?? s.quotedPatchId, file: null, side: null, line: null };
+    }
+    if (l.kind !== 'text') continue;
+    const m = s.matched[k];
+    if (s.idx && m >= 0) {
+      const e = s.idx.entries[m];
+      if (e.what === 'line') return { kind: 'line', patchMessageId: s.idx.patch.messageId, file: e.file, side: e.side, line: e.line };
+      continue;
+    }
+    const c = s.coords[k];
+    if (c && s.useCoords) {
+      return { kind: 'line', patchMessageId: s.idx?.patch.messageId ?? s.quotedPatchId, file: c.file, side: c.side, line: c.line };
+    }
+    if (s.idx && isCommitText(s.idx, l.text)) {
+      return { kind: 'commit-message', patchMessageId: s.idx.patch.messageId, file: null, side: null, line: null };
+    }
+    if (!s.idx && s.missingCommitLines.has(k)) {
+      return { kind: 'commit-message', patchMessageId: s.quotedPatchId, file: null, side: null, line: null };
+    }
+  }
+  return null;
+}
+
+function isCommitText(idx: PatchIndex, text: string): boolean {
+  const n = norm(text);
+  if (n.length < 12) return false;
+  return idx.commitText.includes(n);
+}
