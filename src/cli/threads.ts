@@ -1,12 +1,66 @@
-import { CliCommand } from './command';
+import { CliCommand, ParsedArgs, CliIo } from './command';
+import { requireInputs } from './inputs';
+import { loadThreads } from '../core/load';
+import { ThreadJson, threadJson } from '../core/summary';
+
+const usage = `usage: kernel-review threads <input>... [--json]
+
+List the threads in the inputs and the patch series each holds.
+
+Inputs: mbox files (mboxo or mboxrd), .mbox.gz, single messages (.eml, with or
+without a "From " line), Maildir folders, or - for standard input.
+
+Options:
+  --json    print one JSON object: {"threads":[{"rootMessageId","subject",
+            "messages","series":[{"version","total","coverMessageId","changeId",
+            "baseCommit","patches":[{"index","messageId","subject","author",
+            "date","files","trailers":[{"name","value","messageId"}]}]}]}]}
+
+Exit status: 0 success, 1 failure, 2 unusable input.
+`;
+
+function trailerCounts(t: ThreadJson['series'][number]): string {
+  const count = (name: string) => t.patches.reduce((n, p) => n + p.trailers.filter((x) => x.name === name).length, 0);
+  const parts = [
+    ['Reviewed-by', 'R'],
+    ['Acked-by', 'A'],
+    ['Tested-by', 'T'],
+  ]
+    .map(([n, s]) => [count(n), s] as const)
+    .filter(([c]) => c > 0)
+    .map(([c, s]) => `${s}${c}`);
+  return parts.join(' ');
+}
+
+function table(threads: ThreadJson[]): string {
+  const lines: string[] = [];
+  for (const t of threads) {
+    lines.push(`${t.subject || '(no subject)'}`);
+    lines.push(`  ${t.rootMessageId}  ${t.messages} message${t.messages === 1 ? '' : 's'}`);
+    for (const s of t.series) {
+      const got = s.patches.length;
+      const tc = trailerCounts(s);
+      lines.push(`  v${s.version}: ${got}/${s.total} patch${s.total === 1 ? '' : 'es'}${s.coverMessageId ? ' + cover' : ''}${tc ? `  [${tc}]` : ''}${s.baseCommit ? `  base ${s.baseCommit.slice(0, 12)}` : ''}`);
+      for (const p of s.patches) {
+        lines.push(`    ${String(p.index).padStart(2)}. ${p.subject}`);
+        lines.push(`        ${p.author}, ${p.files.length} file${p.files.length === 1 ? '' : 's'}`);
+      }
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
 
 export const threadsCommand: CliCommand = {
   name: 'threads',
   summary: 'list the threads and patch series in the inputs',
-  usage: 'usage: kernel-review threads <input>... [--json]\n',
+  usage,
   valueOptions: [],
   flagOptions: ['json'],
-  async run() {
-    throw new Error('not implemented yet');
+  async run(args: ParsedArgs, io: CliIo) {
+    const inputs = requireInputs(args, 'threads');
+    const threads = (await loadThreads(inputs, { stdin: io.stdin, light: true, signal: io.signal })).map(threadJson);
+    io.stdout.write(args.flags.has('json') ? `${JSON.stringify({ threads })}\n` : table(threads));
+    return 0;
   },
 };

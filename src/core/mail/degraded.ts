@@ -6,7 +6,6 @@
 import { createHash } from 'node:crypto';
 import { InputError } from '../model';
 
-const HEADER_LINE = /^[!-9;-~]+:/;
 const RENDERED_FROM = /^\[(.*?)\s*<([^<>\s]+@[^<>\s]+)>\]$/;
 
 function firstLines(bytes: Buffer, n: number): string[] {
@@ -18,7 +17,6 @@ export function isRendered(bytes: Buffer): boolean {
   const [subject, blank, from] = firstLines(bytes, 3);
   return (
     subject !== undefined &&
-    !HEADER_LINE.test(subject) &&
     subject.trim() !== '' &&
     blank?.trim() === '' &&
     RENDERED_FROM.test((from ?? '').trim())
@@ -71,12 +69,17 @@ export function checkSingleText(bytes: Buffer, source: string): void {
   const firstLineLen = nl < 0 ? sample.length : nl;
   if (firstLineLen > 998) {
     const head = sample.toString('latin1');
-    const id = /Message-I[Dd]:\s*<?([^\s<>]+@[^\s<>]+?)>?(?:\s|$)/i.exec(head)?.[1];
-    if (id && /\b(?:Subject|From|Date|Received):/i.test(head)) {
-      throw new InputError(
-        source,
-        `is a mail whose line breaks were lost, so its headers, quotes and diff cannot be told apart; fetch the intact thread of Message-ID <${id}> from a public-inbox server (kernel-review fetch '<${id}>')`,
-      );
+    if (/\b(?:Subject|From|Date|Received):/i.test(head)) {
+      const id = /Message-I[Dd]:\s*<([^\s<>]+@[^\s<>]+)>/i.exec(head)?.[1];
+      const parent = /In-Reply-To:\s*<([^\s<>]+@[^\s<>]+)>/i.exec(head)?.[1];
+      const lost = 'is a mail whose line breaks were lost, so its headers, quotes and diff cannot be told apart';
+      if (id) {
+        throw new InputError(source, `${lost}; fetch the intact thread of Message-ID <${id}> from a public-inbox server (kernel-review fetch '<${id}>')`);
+      }
+      if (parent) {
+        throw new InputError(source, `${lost}, and its own Message-ID with them; it answers <${parent}>, whose intact thread a public-inbox server has (kernel-review fetch '<${parent}>')`);
+      }
+      throw new InputError(source, `${lost}, and no Message-ID survived to fetch it by`);
     }
     if (looksBinary(sample)) throw new InputError(source, 'is binary data, not mail');
     throw new InputError(source, `is not mail: its first line is ${firstLineLen >= 65536 ? 'over 64 KiB' : `${firstLineLen} characters`} long and holds no mail headers`);
