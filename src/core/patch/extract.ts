@@ -91,7 +91,7 @@ function findDiffStart(lines: string[], from: number): number {
 }
 
 const DIFFSTAT_LINE =
-  /^ (?:\S.* \| +(?:\d+ ?[+-]*|Bin .*)|\d+ files? changed.*|(?:create|delete) mode \d+ .*|rename .* \(\d+%\)|copy .* \(\d+%\)|mode change \d+ => \d+ .*)$/;
+  /^ +(?:\S.* \| +(?:\d+ ?[+-]*|Bin .*)|\d+ files? changed.*|(?:create|delete) mode \d+ .*|rename .* \(\d+%\)|copy .* \(\d+%\)|mode change \d+ => \d+ .*)$/;
 
 const B4_INFO = /^(base-commit|change-id|prerequisite-[a-z-]+):\s*(\S.*)$/;
 
@@ -114,7 +114,8 @@ function trimDiffTail(lines: string[]): { diff: string[]; tail: string[] } {
       if (c === '\\') continue;
       oldLeft = newLeft = 0;
     }
-    if (l === '-- ' || l === '--' || /^---\s*$/.test(l) || B4_INFO.test(l)) {
+    // Signature, b4's base-commit block, or a mailing-list footer (`____…`).
+    if (l === '-- ' || l === '--' || /^---\s*$/.test(l) || B4_INFO.test(l) || /^_{10,}\s*$/.test(l)) {
       return { diff: lines.slice(0, i), tail: lines.slice(i) };
     }
   }
