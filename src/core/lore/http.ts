@@ -73,6 +73,7 @@ function once(url: URL, opts: Required<Omit<HttpOptions, 'signal'>> & { signal?:
   return new Promise<{ status: number; location?: string; contentType: string; body: Buffer }>(
     (resolve, reject) => {
       const host = url.host;
+      if (opts.signal?.aborted) return reject(new LoreError('aborted', `fetching from ${host} was cancelled`));
       const lib = url.protocol === 'https:' ? https : http;
       const req = lib.request(url, {
         method: opts.method,
@@ -87,12 +88,11 @@ function once(url: URL, opts: Required<Omit<HttpOptions, 'signal'>> & { signal?:
         reject(err);
       };
       const onAbort = () => fail(new LoreError('aborted', `fetching from ${host} was cancelled`));
-      if (opts.signal?.aborted) return onAbort();
+      req.on('error', (e) => fail(networkError(e as NodeJS.ErrnoException, host)));
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       req.setTimeout(opts.timeoutMs, () =>
         fail(new LoreError('timeout', `${host} did not answer within ${opts.timeoutMs / 1000} s`)),
       );
-      req.on('error', (e) => fail(networkError(e as NodeJS.ErrnoException, host)));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         const contentType = String(res.headers['content-type'] ?? '');
