@@ -55,6 +55,12 @@ if (integration.length) {
 if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
-  await chmod('dist/cli.js', 0o755);
+  // Build every bundle even when one fails, so each failure is reported at once.
+  const results = await Promise.allSettled(builds.map((b) => esbuild.build(b)));
+  const failed = results.filter((r) => r.status === 'rejected');
+  if (results[1].status === 'fulfilled') await chmod('dist/cli.js', 0o755);
+  if (failed.length) {
+    console.error(`${failed.length} of ${builds.length} bundles failed to build`);
+    process.exitCode = 1;
+  }
 }

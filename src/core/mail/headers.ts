@@ -115,11 +115,24 @@ function splitAddresses(value: string): string[] {
   return out.map((s) => s.trim()).filter(Boolean);
 }
 
+/** A display name: quotes and quoted-pairs undone, RFC 5322 (comments) dropped, encoded words decoded. */
 function cleanName(name: string): string {
-  let n = name.trim();
-  if (n.startsWith('"') && n.endsWith('"') && n.length >= 2) n = n.slice(1, -1).replace(/\\(.)/g, '$1');
-  else n = n.replace(/"/g, '');
-  return decodeWords(n).replace(/\s+/g, ' ').trim();
+  let out = '';
+  let quote = false;
+  let depth = 0;
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i];
+    if (c === '\\') {
+      if (depth === 0) out += name[i + 1] ?? '';
+      i++;
+    } else if (c === '"' && depth === 0) quote = !quote;
+    else if (c === '(' && !quote) depth++;
+    else if (c === ')' && !quote && depth > 0) depth--;
+    else if (depth === 0) out += c;
+  }
+  // A name that was nothing but a comment (`addr (Name)` style) keeps the comment's text.
+  if (!out.trim() && name.includes('(')) out = name.replace(/^[\s(]+|[\s)]+$/g, '');
+  return decodeWords(out).replace(/\s+/g, ' ').trim();
 }
 
 /** Parses one mailbox: `Name <addr>`, `"Name" <addr>`, `addr (Name)`, or a bare address. */

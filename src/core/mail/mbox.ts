@@ -24,11 +24,28 @@ export interface SplitMessage {
 }
 
 const FROM = Buffer.from('From ');
+
+function isBlankLine(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] !== 0x20 && buf[i] !== 0x09 && buf[i] !== 0x0d) return false;
+  return true;
+}
 const NL = 0x0a;
 
-/** True when `line` (without newline) is an mbox envelope line. */
-export function isEnvelopeLine(line: Buffer): boolean {
-  return line.length >= 5 && line.subarray(0, 5).equals(FROM);
+/**
+ * True when bytes [start, end) form an mbox envelope line: `From `, then a
+ * date whose time (h:mm or hh:mm:ss) is followed by a year — the test git
+ * mailsplit applies, so `From the beginning…` in a body is not a separator.
+ */
+export function isEnvelopeLine(buf: Buffer, start: number, end: number): boolean {
+  if (end - start < 20 || buf[start] !== 0x46 || !buf.subarray(start, start + 5).equals(FROM)) return false;
+  let e = end;
+  if (buf[e - 1] === 0x0d) e--;
+  const line = buf.subarray(start + 5, e).toString('latin1');
+  const colon = line.lastIndexOf(':');
+  if (colon < 4) return false;
+  const d = (i: number) => i >= 0 && i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57;
+  if (!d(colon - 4) || !d(colon - 2) || !d(colon - 1) || !d(colon + 1) || !d(colon + 2)) return false;
+  return parseInt(line.slice(colon + 3).trim().split(/\s+/).pop() ?? '', 10) > 90 || parseInt(line.slice(colon + 3), 10) > 90;
 }
 
 function unescape(bytes: Buffer, rd: boolean): Buffer {
@@ -75,16 +92,23 @@ export async function* splitMbox(chunks: AsyncIterable<Buffer>): AsyncGenerator<
     for (;;) {
       const nl = buf.indexOf(NL, pos);
       if (nl < 0) break;
-      const isFrom = buf[pos] === 0x46 /* F */ && (prevBlank || !started) && nl - pos >= 5 && buf.subarray(pos, pos + 5).equals(FROM);
+      // A single message without an envelope is never split; an mbox splits at envelope lines.
+      const isFrom =
+        buf[pos] === 0x46 /* F */ &&
+        (!started || envelope !== null) &&
+        (isEnvelopeLine(buf, pos, nl) || (prevBlank && buf.subarray(pos, Math.min(nl, pos + 12)).toString('latin1') === 'From mboxrd@'));
       if (isFrom) {
         if (pos > runStart) parts.push(buf.subarray(runStart, pos));
         const done = flush(false);
         if (done) yield done;
         envelope = buf.subarray(pos, nl).toString('latin1').replace(/\r$/, '');
-        rd = envelope.startsWith('From mboxrd@');
+        rd = /^From mboxrd[@ ]/.test(envelope);
         started = true;
         runStart = nl + 1;
         prevBlank = false;
+      } else if (!started && isBlankLine(buf, pos, nl)) {
+        // Blank lines before the first message are skipped, as git mailsplit does.
+        runStart = nl + 1;
       } else {
         if (!started) {
           // No envelope before the first line: a single message (.eml).

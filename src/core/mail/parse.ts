@@ -20,6 +20,8 @@ import {
   parseHeaderBlock,
 } from './headers';
 
+const HEADER_START = /^(?:[!-9;-~]+:|\n)/;
+
 export interface ParseOptions {
   /** Skip the body (for building a thread index): `body` is empty. */
   headersOnly?: boolean;
@@ -129,9 +131,11 @@ async function slowBody(raw: RawMail): Promise<{ body: string; patchAttachments:
 
 /** Decodes one raw message. Never throws on malformed mail: broken parts degrade to raw text. */
 export async function parseMail(raw: RawMail, opts: ParseOptions = {}): Promise<MailMessage> {
-  const end = headerEnd(raw.bytes);
-  const headerBytes = end < 0 ? raw.bytes : raw.bytes.subarray(0, end);
-  const bodyBytes = end < 0 ? Buffer.alloc(0) : raw.bytes.subarray(end + 1);
+  // Text without a header block (a reply copied out of a mail reader) is all body.
+  const headerless = !HEADER_START.test(raw.bytes.subarray(0, 200).toString('latin1'));
+  const end = headerless ? -1 : headerEnd(raw.bytes);
+  const headerBytes = headerless ? Buffer.alloc(0) : end < 0 ? raw.bytes : raw.bytes.subarray(0, end);
+  const bodyBytes = headerless ? raw.bytes : end < 0 ? Buffer.alloc(0) : raw.bytes.subarray(end + 1);
   const h = parseHeaderBlock(decodeBytes(headerBytes));
   const fields = headerFields(h, raw);
   if (opts.headersOnly) return { ...fields, body: '', patchAttachments: [] };

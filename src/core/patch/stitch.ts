@@ -28,7 +28,7 @@ export function stitchUnthreaded(
     const root = byId.get(shape.root);
     const s = root && subjects.get(root.messageId);
     const lone = root && !root.inReplyTo && root.references.length === 0;
-    if (!root || !s || !lone || s.isReply || !s.isPatch || s.index === null || s.total === null) {
+    if (!root || !s || !lone || s.isReply || s.index === null || s.total === null) {
       out.push(shape);
       continue;
     }
