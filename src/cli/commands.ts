@@ -1,5 +1,6 @@
 /** The list of `kernel-review` subcommands; each lives in its own file. */
 import { CliCommand } from './command';
 import { threadsCommand } from './threads';
+import { replyCommand } from './reply';
 
-export const commands: CliCommand[] = [threadsCommand];
+export const commands: CliCommand[] = [threadsCommand, replyCommand];
