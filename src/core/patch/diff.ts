@@ -208,6 +208,7 @@ function parseSection(sec: Section): DiffFile {
 /** Parses the diff part of a patch into files, hunks and numbered lines. */
 export function parseDiff(text: string): DiffFile[] {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
   return splitSections(lines)
     .filter((s) => s.hunks.length > 0 || s.lines.some((l) => /^(diff |Index: |--- )/.test(l)))
     .map(parseSection);

@@ -95,31 +95,49 @@ const DIFFSTAT_LINE =
 
 const B4_INFO = /^(base-commit|change-id|prerequisite-[a-z-]+):\s*(\S.*)$/;
 
-/** Cuts the diff at the signature / b4 info / list footer that follows its last hunk. */
+/**
+ * Cuts the diff at the signature / b4 info / list footer that follows its last
+ * hunk, and drops trailing blank lines unless a hunk still needs them (mailers
+ * strip the space of blank context lines; git apply accepts them empty).
+ */
 function trimDiffTail(lines: string[]): { diff: string[]; tail: string[] } {
   let oldLeft = 0, newLeft = 0;
+  let keep = 0;
+  let cut = lines.length;
+  let inBinary = false;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     const h = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(l);
     if (h) {
       oldLeft = h[1] === undefined ? 1 : Number(h[1]);
       newLeft = h[2] === undefined ? 1 : Number(h[2]);
+      keep = i + 1;
       continue;
     }
     if (oldLeft > 0 || newLeft > 0) {
       const c = l[0];
-      if (c === ' ' || l === '') { oldLeft--; newLeft--; continue; }
-      if (c === '-') { oldLeft--; continue; }
-      if (c === '+') { newLeft--; continue; }
-      if (c === '\\') continue;
+      let counted = true;
+      if (c === ' ' || l === '') { oldLeft--; newLeft--; }
+      else if (c === '-') oldLeft--;
+      else if (c === '+') newLeft--;
+      else if (c !== '\\') counted = false;
+      if (counted) {
+        keep = i + 1;
+        continue;
+      }
       oldLeft = newLeft = 0;
     }
     // Signature, b4's base-commit block, or a mailing-list footer (`____…`).
     if (l === '-- ' || l === '--' || /^---\s*$/.test(l) || B4_INFO.test(l) || /^_{10,}\s*$/.test(l)) {
-      return { diff: lines.slice(0, i), tail: lines.slice(i) };
+      cut = i;
+      break;
     }
+    if (l.startsWith('diff ')) inBinary = false;
+    if (l === 'GIT binary patch') inBinary = true;
+    // A binary patch's data blocks each end with an empty line git apply requires.
+    if (l.trim() !== '' || (inBinary && i > 0 && lines[i - 1].trim() !== '')) keep = i + 1;
   }
-  return { diff: lines, tail: [] };
+  return { diff: lines.slice(0, keep), tail: lines.slice(cut) };
 }
 
 function trimBlankEnds(lines: string[]): string[] {
@@ -156,7 +174,7 @@ export function extractPatch(msg: MailMessage): Patch | null {
   }
   if (notesLines.length && /^---\s*$/.test(notesLines[0])) notesLines = notesLines.slice(1);
   const { diff, tail } = trimDiffTail(diffLines);
-  const diffBody = trimBlankEnds(diff);
+  const diffBody = diff;
   const files = parseDiff(diffBody.join('\n'));
   if (files.length === 0) return null;
 

@@ -92,9 +92,10 @@ for (let i = 1; i <= 18; i++) {
       assert.equal(patch.author.address, 'a.u.thor@example.com');
     } else {
       assert.equal(patch.author.address, inf.Email);
-      // git keeps RFC 822 comments in the name ("A (zzz) U Thor (Comment)"); the mail parser drops the trailing comment.
-      if (i !== 1) assert.equal(patch.author.name, inf.Author);
-      else assert.match(inf.Author, new RegExp('^' + patch.author.name.replace(/[()]/g, '\\$&')));
+      // RFC 822 comments in From: ("A (zzz) U Thor (Comment)") are the mail parser's business; compare without them.
+      const bare = (s: string) => s.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+      if (i === 1) assert.equal(bare(patch.author.name), bare(inf.Author));
+      else assert.equal(patch.author.name, inf.Author);
     }
     if (i === 16) assert.equal(inf.Date.trim(), 'bogus');
     else assert.equal(patch.date?.getTime(), new Date(inf.Date.replace(/ \([A-Z]+\)$/, '')).getTime());
