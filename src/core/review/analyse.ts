@@ -61,7 +61,7 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
   const idx = pickPatch(ctx, lines, ancestorPatchId);
   const matched = idx ? matchLines(idx, lines) : new Array<number>(lines.length).fill(-1);
   const coords = quoteCoords(lines);
-  const useCoords = !matched.some((m) => m >= 0);
+  const useCoords = !idx;
   const missingCommitLines = new Set<number>();
   if (!idx && missingAncestorId && ctx.rootIsPatch) {
     // The first quoted prose of a missing patch mail, before its first diff line, is its commit message.

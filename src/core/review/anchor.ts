@@ -164,6 +164,11 @@ export function quoteCoords(lines: QuoteLine[]): (QuoteCoord | null)[] {
   const out: (QuoteCoord | null)[] = new Array(lines.length).fill(null);
   const state = new Map<number, { file: string | null; old: number | null; nw: number | null; active: boolean }>();
   lines.forEach((l, i) => {
+    if (l.kind === 'snip') {
+      // A snip at any level cuts every quoted hunk at that level or deeper.
+      for (const [d, st] of state) if (d >= l.depth) st.active = false;
+      return;
+    }
     if (l.depth === 0) return;
     let s = state.get(l.depth);
     if (!s) state.set(l.depth, (s = { file: null, old: null, nw: null, active: false }));
