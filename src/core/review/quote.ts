@@ -63,6 +63,19 @@ export function stripMarkers(line: string): { depth: number; text: string } {
   return { depth, text: line.slice(m[0].length) };
 }
 
+/** `...` alone is a snip only next to quoted text; inside one's own text it is text (code, logs). */
+const BARE_ELLIPSIS = /^\s*(?:\.{3,}|…)\s*$/;
+
+function nextToQuote(raw: { depth: number; text: string }[], i: number): boolean {
+  const d = raw[i].depth;
+  for (const step of [-1, 1]) {
+    let j = i + step;
+    while (j >= 0 && j < raw.length && raw[j].text.trim() === '' && raw[j].depth === d) j += step;
+    if (j >= 0 && j < raw.length && raw[j].depth > d) return true;
+  }
+  return false;
+}
+
 export function isSnip(text: string): boolean {
   return SNIP.test(text);
 }
@@ -103,7 +116,13 @@ function nextNonBlank(raw: { depth: number; text: string }[], i: number): number
 
 /** Splits a body into classified lines (see the state machine above). */
 export function parseQuotes(body: string): QuoteLine[] {
-  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const lines: string[] = [];
+  for (const l of body.replace(/\r\n?/g, '\n').split('\n')) {
+    // "...> quoted" (a snip glued to the next quoted line by some clients).
+    const glued = /^\s*(?:\.{3,}|\[\.\.\.\])\s*(>.*)$/.exec(l);
+    if (glued) lines.push('[...]', glued[1]);
+    else lines.push(l);
+  }
   while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
   const raw = lines.map(stripMarkers);
   pipeQuoting(raw);
@@ -145,7 +164,7 @@ export function parseQuotes(body: string): QuoteLine[] {
       out.push({ depth, text, kind: 'signature' });
       continue;
     }
-    if (isSnip(text)) {
+    if (isSnip(text) && (!BARE_ELLIPSIS.test(text) || nextToQuote(raw, i))) {
       out.push({ depth, text, kind: 'snip' });
       continue;
     }
@@ -207,16 +226,17 @@ export function norm(s: string): string {
  * Only applied when the reply has no quoted line at all.
  */
 export function restoreStrippedQuotes(lines: QuoteLine[], answered: QuoteLine[]): QuoteLine[] {
-  if (lines.some((l) => l.depth > 0)) return lines;
+  // Only a reply that introduces the answered mail ("On …, X wrote:") and then has no quoted line.
+  if (lines.some((l) => l.depth > 0) || !lines.some((l) => l.kind === 'attribution')) return lines;
   const depthOf = new Map<string, number>();
   for (const l of answered) {
     const n = norm(l.text);
-    if (n.length >= 2 && l.kind !== 'blank' && !depthOf.has(n)) depthOf.set(n, l.depth + 1);
+    if (n.length >= 8 && l.kind !== 'blank' && !depthOf.has(n)) depthOf.set(n, l.depth + 1);
   }
   let changed = 0;
   const out = lines.map((l) => {
     const n = norm(l.text);
-    const d = n.length >= 2 ? depthOf.get(n) : undefined;
+    const d = n.length >= 8 && l.kind !== 'attribution' ? depthOf.get(n) : undefined;
     if (d === undefined) return l;
     changed++;
     return { ...l, depth: d, kind: l.kind === 'attribution' ? l.kind : ('text' as LineKind) };
