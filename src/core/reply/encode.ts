@@ -80,13 +80,14 @@ export function encodeMailbox(a: Address): string[] {
 }
 
 /**
- * Folds `Name: token token…` at spaces so that lines stay within 78
- * characters where the tokens allow it. Tokens longer than a line stay whole.
+ * Folds `Name: unit unit…` at spaces so that lines stay within 78 characters
+ * where the text allows. A unit (one mailbox, one word) moves to the next
+ * line whole; only a unit longer than a line is broken at its own spaces.
  */
-export function foldHeader(name: string, tokens: string[], eol: string): string {
+export function foldHeader(name: string, units: string[], eol: string): string {
   let out = `${name}:`;
   let lineLen = out.length;
-  for (const t of tokens) {
+  const place = (t: string): void => {
     if (lineLen + 1 + t.length > MAX_LINE && lineLen > name.length + 1) {
       out += `${eol} ${t}`;
       lineLen = 1 + t.length;
@@ -94,19 +95,18 @@ export function foldHeader(name: string, tokens: string[], eol: string): string 
       out += ` ${t}`;
       lineLen += 1 + t.length;
     }
+  };
+  for (const u of units) {
+    const fitsFresh = 1 + u.length <= MAX_LINE;
+    if (u.includes(' ') && !fitsFresh) u.split(/ +/).forEach(place);
+    else place(u);
   }
   return out + eol;
 }
 
-/** Tokens of an address list: mailboxes separated by `,` glued to the previous token. */
+/** Units of an address list: one per mailbox, with its comma. */
 export function encodeAddressList(list: Address[]): string[] {
-  const tokens: string[] = [];
-  list.forEach((a, i) => {
-    const t = encodeMailbox(a);
-    if (i < list.length - 1) t[t.length - 1] += ',';
-    tokens.push(...t);
-  });
-  return tokens;
+  return list.map((a, i) => encodeMailbox(a).join(' ') + (i < list.length - 1 ? ',' : ''));
 }
 
 export type TransferEncoding = '8bit' | 'quoted-printable';

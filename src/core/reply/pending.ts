@@ -17,6 +17,8 @@ export type PendingComment = DraftComment & {
 
 export class PendingStore {
   private readonly file: string;
+  /** Read-modify-write steps run one after another. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(folder: string) {
     this.file = path.join(folder, 'pending-comments.json');
@@ -35,23 +37,33 @@ export class PendingStore {
     return (await this.all()).filter((c) => c.messageId === messageId);
   }
 
-  async add(messageId: string, comment: DraftComment): Promise<PendingComment> {
-    const list = await this.all();
-    const p = { ...comment, id: randomBytes(6).toString('hex'), messageId, created: new Date().toISOString() } as PendingComment;
-    list.push(p);
-    await this.write(list);
-    return p;
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step, step);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
-  async update(id: string, body: string): Promise<void> {
-    const list = await this.all();
-    const c = list.find((x) => x.id === id);
-    if (c) c.body = body;
-    await this.write(list);
+  add(messageId: string, comment: DraftComment): Promise<PendingComment> {
+    return this.serial(async () => {
+      const list = await this.all();
+      const p = { ...comment, id: randomBytes(6).toString('hex'), messageId, created: new Date().toISOString() } as PendingComment;
+      list.push(p);
+      await this.write(list);
+      return p;
+    });
   }
 
-  async remove(ids: string[]): Promise<void> {
-    await this.write((await this.all()).filter((c) => !ids.includes(c.id)));
+  update(id: string, body: string): Promise<void> {
+    return this.serial(async () => {
+      const list = await this.all();
+      const c = list.find((x) => x.id === id);
+      if (c) c.body = body;
+      await this.write(list);
+    });
+  }
+
+  remove(ids: string[]): Promise<void> {
+    return this.serial(async () => this.write((await this.all()).filter((c) => !ids.includes(c.id))));
   }
 
   private async write(list: PendingComment[]): Promise<void> {
