@@ -55,6 +55,8 @@ export function splitMbox(buf) {
   }
   for (let i = 0; i < starts.length; i++) {
     let body = text.slice(starts[i][1], i + 1 < starts.length ? starts[i + 1][0] : text.length);
+    // The blank line before the next `From ` line belongs to the mbox, not to the mail.
+    if (body.endsWith('\n\n')) body = body.slice(0, -1);
     body = body.replace(/^>(>*From )/gm, '$1');
     out.push(Buffer.from(body, 'latin1'));
   }

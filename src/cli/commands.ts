@@ -2,5 +2,6 @@
 import { CliCommand } from './command';
 import { threadsCommand } from './threads';
 import { replyCommand } from './reply';
+import { fetchCommand } from './fetch';
 
-export const commands: CliCommand[] = [threadsCommand, replyCommand];
+export const commands: CliCommand[] = [threadsCommand, replyCommand, fetchCommand];
