@@ -17,16 +17,17 @@ export const GIT_ENV = {
   GIT_AUTHOR_EMAIL: 'base@example.org',
   GIT_COMMITTER_NAME: 'Reviewer',
   GIT_COMMITTER_EMAIL: 'reviewer@example.org',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
+/** The environment for git in tests: a fixed identity and an empty home (no user config). */
 export function testEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, ...GIT_ENV };
+  const home = path.join(os.tmpdir(), 'kr-git-test-home');
+  fs.mkdirSync(home, { recursive: true });
+  return { ...process.env, ...GIT_ENV, HOME: home, XDG_CONFIG_HOME: home };
 }
 
-export function git(dir: string, args: string[], input?: string): string {
-  return execFileSync('git', args, { cwd: dir, env: testEnv(), input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
+export function git(dir: string, args: string[], input?: string, env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync('git', args, { cwd: dir, env: { ...testEnv(), ...env }, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 export function tempDir(name: string): string {
@@ -104,7 +105,7 @@ export function buildRepo(dir: string, seriesList: Series[], extra: Record<strin
     fs.writeFileSync(path.join(dir, p), text);
   }
   git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '-m', 'base', '--date=2000-01-01T00:00:00Z'], undefined);
+  git(dir, ['commit', '-q', '-m', 'base'], undefined, { GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z' });
   return git(dir, ['rev-parse', 'HEAD']).trim();
 }
 
