@@ -4,6 +4,7 @@ import { simpleParser } from 'mailparser';
 import { createReply } from '../../../src/core/reply/create';
 import { renderMail, parseDraft, header } from '../../../src/core/reply/draft';
 import { encodedWords, encodeUnstructured } from '../../../src/core/reply/encode';
+import { parseCommentsJson } from '../../../src/core/reply/comments-file';
 import { replySubject } from '../../../src/core/reply/headers';
 import { REVIEWER, readFixture, thread } from './helpers';
 
@@ -31,7 +32,7 @@ test('a non-ASCII subject is RFC 2047 encoded in words of at most 75 characters 
   const reply = createReply({
     thread: t,
     messageId: id,
-    comments: JSON.parse(readFixture('t5100-utf8.comments.json')),
+    comments: parseCommentsJson(readFixture('t5100-utf8.comments.json'), 't5100-utf8.comments.json'),
     identity: REVIEWER,
     now: new Date('2026-11-29T18:00:00Z'),
     tzOffsetMinutes: 0,
