@@ -3,5 +3,6 @@ import { CliCommand } from './command';
 import { threadsCommand } from './threads';
 import { replyCommand } from './reply';
 import { fetchCommand } from './fetch';
+import { commentsCommand } from './comments';
 
-export const commands: CliCommand[] = [threadsCommand, replyCommand, fetchCommand];
+export const commands: CliCommand[] = [threadsCommand, replyCommand, fetchCommand, commentsCommand];

@@ -187,7 +187,7 @@ export function quoteCoords(lines: QuoteLine[]): (QuoteCoord | null)[] {
       return;
     }
     const diffLike = l.kind === 'blank' || /^[-+ \t]/.test(t);
-    if (l.kind === 'snip' || !diffLike) {
+    if (!diffLike) {
       s.active = false;
       if (l.kind === 'text' && /^[-+]/.test(t)) out[i] = { file: s.file, side: t[0] === '-' ? 'old' : 'new', line: null };
       return;
