@@ -4,7 +4,8 @@ import { cachedThread, defaultCacheDir, peekCachedThread } from '../core/lore/ca
 import { fetchMessage } from '../core/lore/client';
 import { LoreError } from '../core/lore/http';
 import { resolveInputs } from '../core/lore/inputs';
-import { MessageRefError, baseFor, requireMessageRef } from '../core/lore/msgid';
+import { DEFAULT_PUBLIC_INBOX, MessageRefError, baseFor, hostOf, normalizeBase, requireMessageRef } from '../core/lore/msgid';
+import { searchMbox } from '../core/lore/search';
 
 /** Usage lines for the `--public-inbox` option, for every command that takes inputs. */
 export const PUBLIC_INBOX_USAGE =
@@ -72,8 +73,36 @@ async function emit(mbox: Buffer, output: string | undefined, io: CliIo, summary
   io.stdout.write(`${summary} written to ${output}\n`);
 }
 
+async function search(query: string, args: ParsedArgs, io: CliIo, output: string | undefined): Promise<number> {
+  let base: string;
+  try {
+    base = normalizeBase(publicInboxOf(args) ?? DEFAULT_PUBLIC_INBOX);
+  } catch (e) {
+    io.stderr.write(`kernel-review fetch: ${(e as Error).message}\n`);
+    return EXIT_BAD_INPUT;
+  }
+  try {
+    const found = await searchMbox(query, { base, threads: args.flags.has('threads'), timeoutMs: timeoutOf(args), signal: io.signal });
+    if (found.entries.length === 0) {
+      io.stderr.write(`kernel-review fetch: no messages match '${query}' on ${hostOf(base)}\n`);
+      return EXIT_FAILURE;
+    }
+    await emit(found.mbox, output, io, `${found.entries.length} messages matching '${query}' from ${hostOf(base)}`);
+    return EXIT_OK;
+  } catch (e) {
+    if (!(e instanceof LoreError)) throw e;
+    io.stderr.write(`kernel-review fetch: ${e.message}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
 async function run(args: ParsedArgs, io: CliIo): Promise<number> {
   const { refs, output } = splitOutput(args);
+  const query = option(args, 'search');
+  if (query !== undefined) {
+    if (refs.length) throw new UsageError('give either a Message-ID or --search, not both');
+    return search(query, args, io, output);
+  }
   if (refs.length !== 1) throw new UsageError('give one Message-ID or URL (see kernel-review fetch --help)');
   let ref;
   try {
@@ -121,6 +150,7 @@ export const fetchCommand: CliCommand = {
   usage:
     'usage: kernel-review fetch <message-id | lore URL | patch.msgid.link URL> [-o <file.mbox>]\n' +
     '                           [--public-inbox <url>] [--message] [--timeout <seconds>] [--cache-dir <dir>]\n' +
+    '       kernel-review fetch --search <query> [--threads] [-o <file.mbox>] [--public-inbox <url>]\n' +
     '\n' +
     'Fetches the whole thread the message belongs to (<inbox><message-id>/t.mbox.gz) and writes it\n' +
     'as an mbox to <file.mbox>, or to standard output. The thread is also kept in a local cache\n' +
@@ -134,11 +164,14 @@ export const fetchCommand: CliCommand = {
     PUBLIC_INBOX_USAGE +
     '  -o, --output <file>   write the mbox there instead of standard output\n' +
     '  --message             fetch only this message (<inbox><message-id>/raw), not its thread\n' +
+    "  --search <query>      fetch the messages a public-inbox search finds (Xapian syntax, e.g.\n" +
+    "                        's:io_uring f:axboe d:2.weeks.ago..', 'dfn:fs/iomap/iter.c')\n" +
+    '  --threads             with --search: the whole thread of every match\n' +
     '  --timeout <seconds>   give up when the server sends nothing for this long (default 30)\n' +
     '  --cache-dir <dir>     cache folder (default $KERNEL_REVIEW_CACHE_DIR or ~/.cache/kernel-review/lore)\n' +
     '\n' +
     'Exit status: 0 fetched, 1 the server failed or has no such message, 2 bad arguments.\n',
-  valueOptions: ['public-inbox', 'output', 'timeout', 'cache-dir'],
-  flagOptions: ['message'],
+  valueOptions: ['public-inbox', 'output', 'timeout', 'cache-dir', 'search'],
+  flagOptions: ['message', 'threads'],
   run,
 };

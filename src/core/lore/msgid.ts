@@ -173,3 +173,17 @@ export function fetchHint(messageId: string, base: string = DEFAULT_PUBLIC_INBOX
   const command = `kernel-review fetch '<${id.replace(/'/g, `'\\''`)}>'${opt} -o thread.mbox`;
   return { command, url, sentence: `fetch the intact thread with ${command} (or open ${url})` };
 }
+
+/**
+ * A reference found in pasted or clipboard text (one line, a Message-ID or message URL),
+ * or null; never throws, so a UI can offer it only when it looks like one.
+ */
+export function refFromText(text: string): MessageRef | null {
+  const t = text.trim();
+  if (!t || /[\r\n]/.test(t) || t.length > 2000) return null;
+  try {
+    return parseMessageRef(t);
+  } catch {
+    return null;
+  }
+}

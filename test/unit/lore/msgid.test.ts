@@ -9,6 +9,7 @@ import {
   normalizeBase,
   parseMessageRef,
   rawUrl,
+  refFromText,
   requireMessageRef,
   searchUrl,
   threadUrl,
@@ -59,6 +60,15 @@ test('files and words are not Message-IDs; URLs without one are refused in one s
   }
   assert.throws(() => parseMessageRef('https://lore.kernel.org/io-uring/'), /does not name a message/);
   assert.throws(() => requireMessageRef('thread.mbox'), /'thread\.mbox' is neither a Message-ID .* nor a public-inbox URL/);
+});
+
+test('clipboard text is offered only when it is a single Message-ID or message URL', () => {
+  assert.deepEqual(refFromText(`  https://patch.msgid.link/${ID}\n`), { id: ID, base: null });
+  assert.deepEqual(refFromText(`<${ID}>`), { id: ID, base: null });
+  assert.equal(refFromText('https://lore.kernel.org/io-uring/'), null);
+  assert.equal(refFromText(`${ID}\n${ID}`), null);
+  assert.equal(refFromText('static int foo(void)'), null);
+  assert.equal(refFromText(''), null);
 });
 
 test('Message-IDs are escaped the way public-inbox escapes them', () => {

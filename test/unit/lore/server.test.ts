@@ -247,6 +247,13 @@ describe('public-inbox client against a real public-inbox-httpd', { skip: SKIP_W
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, new RegExp(`^5 messages \\(5 new\\) from ${pi.url('io-uring')}.* written to ${out}\\n$`));
     assert.deepEqual(splitEntries(fs.readFileSync(out)).map((e) => e.messageId).sort(), [...ids(MAN)].sort());
+    const found = await runCli(['fetch', '--search', 's:EBADFD', '--threads', '--public-inbox', pi.url('io-uring'), '-o', out]);
+    assert.equal(found.code, 0, found.stderr);
+    assert.equal(found.stdout, `5 messages matching 's:EBADFD' from ${new URL(pi.base).host} written to ${out}\n`);
+    assert.deepEqual(splitEntries(fs.readFileSync(out)).map((e) => e.messageId).sort(), [...ids(MAN)].sort());
+    const nothing = await runCli(['fetch', '--search', 's:nonexistentword', '--public-inbox', pi.url('io-uring')]);
+    assert.equal(nothing.code, 1);
+    assert.equal(nothing.stderr, `kernel-review fetch: no messages match 's:nonexistentword' on ${new URL(pi.base).host}\n`);
     const bad = await runCli(['fetch', 'not-a-message-id', '--cache-dir', cacheDir]);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^kernel-review fetch: 'not-a-message-id' is neither a Message-ID .*\n$/);
