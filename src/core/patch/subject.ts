@@ -112,6 +112,8 @@ export function parseSubject(subject: string): SubjectInfo {
       info.tags.push(w);
     }
   }
+  // patchwork/netdev style `[net,v2,1/2]`: numbering alone marks a patch.
+  if (info.index !== null) info.isPatch = true;
   // `[GIT PULL]` is a pull request, not a patch, even if someone adds `PATCH`.
   if (info.isPull && !words.includes('patch')) info.isPatch = false;
   return info;

@@ -39,6 +39,10 @@ const forms: Row[] = [
   ['[RFC] just rfc', { isRfc: true, isPatch: true }],
   ['[PATCH v3 RESEND 1/2] both', { isResend: true, version: 3, index: 1, total: 2 }],
   ['[f2fs-dev] [PATCH 1/3] list tag', { tags: ['f2fs-dev'], index: 1, total: 3 }],
+  ['[net,v2,2/2] net: ieee802154: fix', { title: 'net: ieee802154: fix', isPatch: true, tags: ['net'], version: 2, index: 2, total: 2 }],
+  ['[PATCH][next] io_uring: fix', { title: 'io_uring: fix', isPatch: true, tags: ['next'] }],
+  ['[BUG] io_uring', { title: 'io_uring', isPatch: false, tags: ['bug'] }],
+  ['[PATCH AUTOSEL 5.9 09/35] io_uring: x', { tags: ['autosel', '5.9'], index: 9, total: 35 }],
 ];
 
 // Real subjects from the io_uring/block/fsdevel threads in the project fixtures corpus.
