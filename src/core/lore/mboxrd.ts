@@ -63,3 +63,12 @@ export function mergeMboxes(old: Buffer, fresh: Buffer): Merged {
   }
   return { mbox: Buffer.concat(parts), added, total: parts.length };
 }
+
+/**
+ * The entries of a fetched mbox whose Message-ID is not among `known` (ids with or without
+ * angle brackets): the new replies to merge into a thread imported from elsewhere.
+ */
+export function entriesNotIn(mbox: Buffer, known: Iterable<string>): MboxEntry[] {
+  const have = new Set([...known].map((id) => id.trim().replace(/^<(.*)>$/, '$1')));
+  return splitEntries(mbox).filter((e) => e.messageId === null || !have.has(e.messageId));
+}

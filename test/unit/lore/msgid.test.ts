@@ -14,7 +14,7 @@ import {
   searchUrl,
   threadUrl,
 } from '../../../src/core/lore/msgid';
-import { mergeMboxes, splitEntries } from '../../../src/core/lore/mboxrd';
+import { entriesNotIn, mergeMboxes, splitEntries } from '../../../src/core/lore/mboxrd';
 import { fixture } from '../fixtures';
 
 const expected = JSON.parse(fs.readFileSync(fixture('lore', 'expected.json'), 'utf8'));
@@ -121,4 +121,12 @@ test('merging a refreshed thread adds only messages not seen before, keeping the
   assert.equal(merged.total, 5);
   assert.equal(merged.mbox.subarray(0, old.length).equals(old), true);
   assert.equal(mergeMboxes(merged.mbox, whole).added.length, 0);
+});
+
+test('the new replies of a fetched thread are those whose Message-ID an imported thread lacks', () => {
+  const file = 'io_uring-poll-multishot-termination.mbox';
+  const whole = fs.readFileSync(fixture('lore', file));
+  const all: string[] = expected.threads[file].messageIds;
+  const fresh = entriesNotIn(whole, [`<${all[0]}>`, all[1], ` <${all[2]}> `]);
+  assert.deepEqual(fresh.map((e) => e.messageId), [all[3]]);
 });
