@@ -5,8 +5,8 @@ Writes each message it accepts, byte for byte as received after DATA (dot-stuffi
 undone), to <out>/<n>.eml and its envelope to <out>/<n>.json. Prints
 "PORT <n>" on stdout once it listens, then runs until stdin closes or it is killed.
 
-usage: smtp-sink.py --out DIR [--auth USER:PASS] [--tls CERT KEY] [--refuse-rcpt ADDR]...
-                    [--no-8bitmime]
+usage: smtp-sink.py --out DIR [--auth USER:PASS [--auth-only PLAIN|LOGIN]] [--tls CERT KEY]
+                    [--refuse-rcpt ADDR]... [--no-8bitmime]
 """
 import argparse
 import asyncio
@@ -50,6 +50,7 @@ def main():
     ap.add_argument('--tls', nargs=2, metavar=('CERT', 'KEY'))
     ap.add_argument('--refuse-rcpt', action='append', default=[])
     ap.add_argument('--no-8bitmime', action='store_true')
+    ap.add_argument('--auth-only', choices=['PLAIN', 'LOGIN'])
     a = ap.parse_args()
 
     kwargs = {}
@@ -59,9 +60,11 @@ def main():
         def authenticator(server, session, envelope, mechanism, auth_data):
             ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user \
                 and auth_data.password.decode() == password
-            return AuthResult(success=ok)
+            return AuthResult(success=ok, handled=False)
 
         kwargs.update(authenticator=authenticator, auth_require_tls=bool(a.tls))
+        if a.auth_only:
+            kwargs.update(auth_exclude_mechanism=[m for m in ('PLAIN', 'LOGIN') if m != a.auth_only])
     if a.tls:
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ctx.load_cert_chain(a.tls[0], a.tls[1])

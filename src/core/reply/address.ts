@@ -14,6 +14,11 @@ export function formatAddress(a: Address): string {
   return `${quoteName(a.name)} <${a.address}>`;
 }
 
+/** `Name <addr>` for people to read (a confirmation dialog): no quoting. */
+export function displayAddress(a: Address): string {
+  return a.name ? `${a.name} <${a.address}>` : a.address;
+}
+
 export function quoteName(name: string): string {
   return SPECIALS.test(name) ? `"${name.replace(/(["\\])/g, '\\$1')}"` : name;
 }

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { formatAddress } from './address';
+import { displayAddress, formatAddress } from './address';
 import { addresses, envelopeRecipients, parseDraft, renderMail, transferEncoding } from './draft';
 import { ReplyError } from './errors';
 import { SmtpResult, SmtpSettings, smtpSend } from './smtp';
@@ -24,11 +24,11 @@ export interface SendSummary {
 /** What the confirmation shows before anything is sent. */
 export function summarize(text: string): SendSummary {
   const d = parseDraft(text);
-  const list = (n: string) => addresses(d, n).map(formatAddress);
+  const list = (n: string) => addresses(d, n).map(displayAddress);
   const from = addresses(d, 'from');
   if (!from.length) throw new ReplyError('no-identity', 'The draft has no From address; set your identity and create the reply again.');
   return {
-    from: formatAddress(from[0]),
+    from: displayAddress(from[0]),
     to: list('to'),
     cc: list('cc'),
     bcc: list('bcc'),
@@ -86,7 +86,6 @@ export async function sendViaGit(text: string, opts: GitSendOptions): Promise<st
       `--from=${from}`,
       ...bcc,
       ...(opts.extraArgs ?? []),
-      '--',
       file,
     ];
     return await new Promise<string>((resolve, reject) => {
@@ -94,14 +93,14 @@ export async function sendViaGit(text: string, opts: GitSendOptions): Promise<st
         if (!err) return resolve(stdout);
         const out = `${stderr}\n${stdout}`;
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(new ReplyError('send-email-missing', 'git is not installed or not on PATH, so git send-email cannot run.'));
+          return reject(new ReplyError('send-email-missing', 'Git is not installed or not on PATH, so git send-email cannot run.'));
         }
         if (/'send-email' is not a git command|git-send-email: not found|No such file or directory.*send-email/.test(out)) {
-          return reject(new ReplyError('send-email-missing', 'git send-email is not installed (on Debian and Ubuntu it is the git-email package).'));
+          return reject(new ReplyError('send-email-missing', 'The git send-email command is not installed (on Debian and Ubuntu it comes with the git-email package).'));
         }
         const line = out.split('\n').map((l) => l.trim()).filter((l) => l && !/^(OK\. Log says|Server:|MAIL FROM|RCPT TO|From:|To:|Cc:|Subject:|Date:|Message-I[dD]|In-Reply-To|References|X-Mailer|MIME|Content-|Result:)/i.test(l));
         const why = line.find((l) => /error|fail|unable|refus|denied|fatal|died/i.test(l)) ?? line[line.length - 1] ?? `exit status ${err.code}`;
-        reject(new ReplyError('send-email-failed', `git send-email failed: ${why.replace(/\.$/, '')}.`));
+        reject(new ReplyError('send-email-failed', `Sending with git send-email failed: ${why.replace(/\.$/, '')}.`));
       });
       child.stdin?.end();
     });

@@ -198,7 +198,7 @@ export async function smtpSend(
       if (!caps.has('STARTTLS')) throw new ReplyError('smtp-refused', `The SMTP server ${where} does not offer STARTTLS.`);
       expect(await conn.command('STARTTLS'), [220], 'STARTTLS', where);
       try {
-        await conn.upgrade({ servername: net.isIP(s.host) ? undefined : s.host, ca: s.ca });
+        await conn.upgrade({ host: s.host, servername: net.isIP(s.host) ? undefined : s.host, ca: s.ca });
       } catch (e) {
         throw new ReplyError('smtp-connect', `The TLS handshake with the SMTP server ${where} failed (${(e as Error).message}).`);
       }
