@@ -11,9 +11,9 @@
  *              until a line at another depth appears (back to BODY).
  *   OUTLOOK_HEAD  the `From:/Sent:/To:/Cc:/Subject:/Date:` lines of an Outlook
  *              original-message block (attribution); the first other
- *              non-blank line enters OUTLOOK_QUOTE.
- *   OUTLOOK_QUOTE everything to the end is the answered mail without markers:
- *              one level deeper than the block header.
+ *              non-blank line goes back to BODY, and from there to the end
+ *              every line is one level deeper than the block header (the
+ *              answered mail, quoted without markers).
  *
  * Attributions ("On …, X wrote:", "X <a@b> writes:", "* X <a@b> [250114 13:14]:",
  * "Am … schrieb X:", "Quoting X (date):", also wrapped over two lines) are
@@ -33,7 +33,7 @@ export interface QuoteLine {
   who?: string;
 }
 
-type State = 'BODY' | 'SIGNATURE' | 'OUTLOOK_HEAD' | 'OUTLOOK_QUOTE';
+type State = 'BODY' | 'SIGNATURE' | 'OUTLOOK_HEAD';
 
 const QUOTE_PREFIX = /^(?:[ \t]?>)+ ?/;
 const SNIP =
@@ -51,7 +51,7 @@ const STRONG_ATTRIB = [
 ];
 const WEAK_ATTRIB = [
   /\b(?:wrote|writes|said|a écrit|schrieb|escribió|ha scritto|skrev|napisał)\s*:\s*$/i,
-  /^Quoting\b.{1,160}:\s*$/,
+  /^Quoting\b.{1,160}(?::|\(\d{4}-\d\d-\d\d[ \d:]*\))\s*$/,
 ];
 
 /** Depth and text of one raw line: `> > foo` is (2, `foo`). */
@@ -95,7 +95,7 @@ export function attributionAuthor(text: string): string {
   t = t.replace(/\s*(?:wrote|writes|said|a écrit|escribió|ha scritto|skrev|napisał)\s*:\s*$/i, '');
   const am = /^Am\b.*?\bschrieb\s+(.+?)\s*:?\s*$/.exec(t);
   if (am) t = am[1];
-  const quoting = /^Quoting\s+(.+?)(?:\s*\(.*\))?\s*:?\s*$/.exec(t);
+  const quoting = /^Quoting\s+(.+?)(?:\s*\([^()]*\))?\s*:?\s*$/.exec(t);
   if (quoting) t = quoting[1];
   if (/^On\b/i.test(t)) {
     const time = /\d{1,2}:\d{2}(?::\d{2})?\s*(?:[AaPp]\.?[Mm]\.?)?(?:\s*[+-]\d{4})?(?:\s*\([A-Za-z ]+\))?\s*,?\s*/g;
@@ -105,6 +105,8 @@ export function attributionAuthor(text: string): string {
     else if (t.includes(',')) t = t.slice(t.lastIndexOf(',') + 1);
     else t = t.replace(/^On\s+/i, '');
   }
+  // Outlook: "Name [mailto:addr]".
+  t = t.replace(/\s*\[mailto:([^\]\s]+)\]/, ' <$1>');
   return t.replace(/^[,\s]+|[,\s]+$/g, '').replace(/^"(.*)"(\s|$)/, '$1$2');
 }
 
@@ -130,19 +132,22 @@ export function parseQuotes(body: string): QuoteLine[] {
   let state: State = 'BODY';
   let sigDepth = 0;
   let outlookBase = 0;
+  /** Levels added to every line below an Outlook block header. */
+  let shift = 0;
   for (let i = 0; i < raw.length; i++) {
     let { depth, text } = raw[i];
-    if (state === 'OUTLOOK_QUOTE') depth += outlookBase + 1;
+    depth += shift;
     const blank = text.trim() === '';
     if (state === 'SIGNATURE' && depth !== sigDepth && !blank) state = 'BODY';
     if (state === 'OUTLOOK_HEAD') {
       if (OUTLOOK_FIELD.test(text) || blank) {
         const from = /^\s*From:\s*(.+)$/i.exec(text);
-        out.push({ depth, text, kind: blank ? 'blank' : 'attribution', ...(from ? { who: from[1].trim() } : {}) });
+        out.push({ depth, text, kind: blank ? 'blank' : 'attribution', ...(from ? { who: attributionAuthor(from[1]) } : {}) });
         continue;
       }
-      state = 'OUTLOOK_QUOTE';
-      depth += outlookBase + 1;
+      state = 'BODY';
+      shift = outlookBase + 1;
+      depth += shift;
     }
     if (state === 'SIGNATURE') {
       out.push({ depth, text, kind: blank ? 'blank' : 'signature' });
@@ -152,7 +157,7 @@ export function parseQuotes(body: string): QuoteLine[] {
       out.push({ depth, text, kind: 'blank' });
       continue;
     }
-    if (state === 'BODY' && OUTLOOK.test(text)) {
+    if (state === 'BODY' && shift === 0 && OUTLOOK.test(text)) {
       state = 'OUTLOOK_HEAD';
       outlookBase = depth;
       out.push({ depth, text, kind: 'attribution' });
@@ -234,12 +239,29 @@ export function restoreStrippedQuotes(lines: QuoteLine[], answered: QuoteLine[])
     if (n.length >= 8 && l.kind !== 'blank' && !depthOf.has(n)) depthOf.set(n, l.depth + 1);
   }
   let changed = 0;
-  const out = lines.map((l) => {
+  const out: QuoteLine[] = lines.map((l) => {
     const n = norm(l.text);
     const d = n.length >= 8 && l.kind !== 'attribution' ? depthOf.get(n) : undefined;
     if (d === undefined) return l;
     changed++;
     return { ...l, depth: d, kind: l.kind === 'attribution' ? l.kind : ('text' as LineKind) };
   });
-  return changed >= 1 ? out : lines;
+  if (!changed) return lines;
+  // Short lines ("}", "---", "+") between restored lines were quoted too.
+  const prevText = (i: number) => {
+    for (let j = i - 1; j >= 0; j--) if (out[j].kind !== 'blank') return j;
+    return -1;
+  };
+  const nextText = (i: number) => {
+    for (let j = i + 1; j < out.length; j++) if (out[j].kind !== 'blank') return j;
+    return -1;
+  };
+  for (let i = 0; i < out.length; i++) {
+    const l = out[i];
+    if (l.depth > 0 || l.kind !== 'text' || norm(l.text).length >= 8) continue;
+    const p = prevText(i);
+    const n = nextText(i);
+    if (p >= 0 && n >= 0 && out[p].depth > 0 && out[n].depth > 0) out[i] = { ...l, depth: out[p].depth };
+  }
+  return out;
 }
