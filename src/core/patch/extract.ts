@@ -80,18 +80,28 @@ function readInBodyHeaders(lines: string[], start: number): { hdr: Header; next:
   return { hdr, next: i };
 }
 
+const DIFFSTAT_LINE =
+  /^ +(?:\S.* \| +(?:\d+ ?[+-]*|Bin .*)|\d+ files? changed.*|(?:create|delete) mode \d+ .*|rename .* \(\d+%\)|copy .* \(\d+%\)|mode change \d+ => \d+ .*)$/;
+
+const INTERDIFF = /^Interdiff(?: against v\d+)?:$/;
+
 /** Index of the first line that starts the diff proper, from `from` on. */
 function findDiffStart(lines: string[], from: number): number {
   for (let i = from; i < lines.length; i++) {
     const l = lines[i];
+    // `git format-patch --interdiff` puts a diff against the previous version in the
+    // notes, followed by the diffstat of the real patch: skip to that diffstat.
+    if (INTERDIFF.test(l)) {
+      let j = i + 1;
+      while (j < lines.length && !DIFFSTAT_LINE.test(lines[j])) j++;
+      i = j;
+      continue;
+    }
     if (l.startsWith('diff -') || l.startsWith('Index: ')) return i;
     if (l.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) return i;
   }
   return -1;
 }
-
-const DIFFSTAT_LINE =
-  /^ +(?:\S.* \| +(?:\d+ ?[+-]*|Bin .*)|\d+ files? changed.*|(?:create|delete) mode \d+ .*|rename .* \(\d+%\)|copy .* \(\d+%\)|mode change \d+ => \d+ .*)$/;
 
 const B4_INFO = /^(base-commit|change-id|prerequisite-[a-z-]+):\s*(\S.*)$/;
 
@@ -153,6 +163,7 @@ export function extractPatch(msg: MailMessage): Patch | null {
   // Commit message region: up to the first patch break; scissors restart it.
   let breakAt = body.findIndex(isPatchBreak);
   if (breakAt < 0) breakAt = body.length;
+  if (breakAt > 0 && INTERDIFF.test(body[breakAt - 1])) breakAt--;
   let msgStart = 0;
   for (let i = 0; i < breakAt; i++) if (isScissors(body[i])) msgStart = i + 1;
   const { hdr, next } = readInBodyHeaders(body, msgStart);
@@ -198,7 +209,8 @@ export function extractPatch(msg: MailMessage): Patch | null {
     date: inBodyDate && !Number.isNaN(inBodyDate.getTime()) ? inBodyDate : msg.date,
     commitTitle: title,
     commitBody,
-    notes: notes.filter((l) => !B4_INFO.test(l)).join('\n').trim(),
+    // b4 separates its changelog from the diffstat with a second `---`; that line is not a note.
+    notes: notes.filter((l) => !B4_INFO.test(l)).join('\n').replace(/(?:\n|^)---\s*$/, '').trim(),
     diffstat: stat.join('\n'),
     diffText: diffBody.join('\n') + '\n',
     files,

@@ -4,11 +4,14 @@
  * inline, as a text/x-patch or text/x-diff attachment with and without a
  * charset, and after a `---` note. The extracted diff must be byte-identical
  * to the file and the commit message the text before it. Also the in-body
- * `From:` and scissors helpers.
+ * `From:` and scissors helpers, and `git format-patch --interdiff` output.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { fixture } from '../fixtures';
 import { parseMail } from '../../../src/core/mail/parse';
 import { extractPatch, isScissors, parseInBodyFrom } from '../../../src/core/patch/extract';
@@ -111,4 +114,74 @@ test('parseInBodyFrom accepts the forms git accepts and rejects bogus ones', () 
   assert.deepEqual(parseInBodyFrom('a.u.thor@example.com (A U Thor)'), { name: 'A U Thor', address: 'a.u.thor@example.com' });
   assert.deepEqual(parseInBodyFrom('bare@example.com'), { name: '', address: 'bare@example.com' });
   assert.equal(parseInBodyFrom('bogosity - a list - of stuff'), null);
+});
+
+test('git format-patch --interdiff: the interdiff stays in the notes, the real diff is the patch', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpr-interdiff-'));
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir, encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'A U Thor', GIT_AUTHOR_EMAIL: 'author@example.com', GIT_COMMITTER_NAME: 'C', GIT_COMMITTER_EMAIL: 'c@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: dir },
+    });
+  try {
+    git('init', '-q');
+    fs.writeFileSync(path.join(dir, 'f.c'), 'one\ntwo\nthree\n');
+    git('add', 'f.c');
+    git('commit', '-qm', 'base');
+    git('tag', 'base');
+    fs.writeFileSync(path.join(dir, 'f.c'), 'one\n2\nthree\n');
+    git('commit', '-qam', 'change two\n\nSigned-off-by: A U Thor <author@example.com>');
+    git('tag', 'v1');
+    git('reset', '-q', '--hard', 'base');
+    fs.writeFileSync(path.join(dir, 'f.c'), 'one\nTWO\nthree\n');
+    git('commit', '-qam', 'change two\n\nSigned-off-by: A U Thor <author@example.com>');
+    const mailText = git('format-patch', '--stdout', '--interdiff=v1', '-1');
+    const realDiff = git('diff', '--full-index', 'HEAD~1', 'HEAD');
+    assert.match(mailText, /^Interdiff(?: against v1)?:$/m);
+    return parseMail({ bytes: Buffer.from(mailText.replace(/^From [0-9a-f]{40} .*\n/, '')), source: 'format-patch', index: 0 }).then((msg) => {
+      const p = extractPatch(msg);
+      assert.ok(p);
+      assert.equal(p.diffText.replace(/^index .*\n/m, ''), realDiff.replace(/^index .*\n/m, ''));
+      assert.match(p.notes, /^Interdiff/);
+      assert.deepEqual(p.files.map((f) => f.path), ['f.c']);
+      assert.deepEqual(p.files[0].hunks[0].lines.filter((l) => l.type !== 'context').map((l) => l.text), ['two', 'TWO']);
+      assert.deepEqual(p.trailers.map((t) => t.name), ['Signed-off-by']);
+    });
+  } finally {
+    setTimeout(() => fs.rmSync(dir, { recursive: true, force: true }), 0);
+  }
+});
+
+test('git format-patch --cover-letter --interdiff: the cover letter is not a patch', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpr-cover-'));
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir, encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@example.com', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: dir },
+    });
+  try {
+    git('init', '-q');
+    fs.writeFileSync(path.join(dir, 'f'), 'one\ntwo\n');
+    git('add', 'f');
+    git('commit', '-qm', 'base');
+    git('tag', 'base');
+    fs.writeFileSync(path.join(dir, 'f'), 'one\n2\n');
+    git('commit', '-qam', 'v1');
+    git('tag', 'v1');
+    git('reset', '-q', '--hard', 'base');
+    fs.writeFileSync(path.join(dir, 'f'), 'one\nTWO\n');
+    git('commit', '-qam', 'v2');
+    fs.writeFileSync(path.join(dir, 'g'), 'x\n');
+    git('add', 'g');
+    git('commit', '-qm', 'two');
+    const all = git('format-patch', '--stdout', '--cover-letter', '--interdiff=v1', '-2');
+    const [cover] = all.split(/^From [0-9a-f]{40} .*\n/m).filter(Boolean);
+    assert.match(cover, /^Interdiff:\ndiff --git/m);
+    return parseMail({ bytes: Buffer.from(cover), source: 'format-patch', index: 0 }).then((msg) => {
+      assert.match(msg.subject, /^\[PATCH 0\/2\]/);
+      assert.equal(extractPatch(msg), null);
+    });
+  } finally {
+    setTimeout(() => fs.rmSync(dir, { recursive: true, force: true }), 0);
+  }
 });
