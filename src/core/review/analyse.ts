@@ -4,9 +4,9 @@
  * line is in that patch.
  */
 import { MailMessage, Thread } from '../model';
-import { PatchIndex, QuoteCoord, matchLines, patchScore, quoteCoords, quotedKey } from './anchor';
+import { PatchIndex, QuoteCoord, matchLines, patchScore, quoteCoords, quotedKeys } from './anchor';
 import { Block, blocksAt } from './blocks';
-import { QuoteLine, parseQuotes, restoreStrippedQuotes } from './quote';
+import { QuoteLine, norm, parseQuotes, restoreStrippedQuotes } from './quote';
 
 export interface ReplyAnalysis {
   msg: MailMessage;
@@ -23,7 +23,9 @@ export interface ReplyAnalysis {
   missingAncestorId: string | null;
   missingCommitLines: Set<number>;
   own: Block[];
+  /** Quoted prose blocks (not diff): the comments this reply may answer, with their normalised text. */
   quoted: Block[];
+  quotedNorm: string[];
 }
 
 export interface ThreadContext {
@@ -58,8 +60,9 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
     if (ctx.thread.parentOf[cur] === undefined) break;
   }
 
-  const idx = pickPatch(ctx, lines, ancestorPatchId);
-  const matched = idx ? matchLines(idx, lines) : new Array<number>(lines.length).fill(-1);
+  const keys = quotedKeys(lines);
+  const idx = pickPatch(ctx, keys, ancestorPatchId);
+  const matched = idx ? matchLines(idx, keys) : new Array<number>(lines.length).fill(-1);
   const coords = quoteCoords(lines);
   const useCoords = !idx;
   const missingCommitLines = new Set<number>();
@@ -76,6 +79,17 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
   const quoted: Block[] = [];
   for (let d = 1; d <= maxDepth; d++) quoted.push(...blocksAt(lines, d));
   quoted.sort((a, b) => a.start - b.start);
+  // Quoted patch text is not a comment anyone answers.
+  const prose = quoted.filter((b) => {
+    let diff = 0;
+    let all = 0;
+    for (let i = b.start; i <= b.end; i++) {
+      if (lines[i].kind !== 'text') continue;
+      all++;
+      if (matched[i] >= 0 || coords[i] || /^(?:[-+@]|diff --git |index [0-9a-f]{7,}\.\.)/.test(lines[i].text)) diff++;
+    }
+    return diff * 2 < all;
+  });
   return {
     msg,
     lines,
@@ -88,7 +102,8 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
     missingAncestorId,
     missingCommitLines,
     own: blocksAt(lines, 0),
-    quoted,
+    quoted: prose,
+    quotedNorm: prose.map((b) => norm(b.body)),
   };
 }
 
@@ -102,17 +117,18 @@ function depthOfAncestor(ctx: ThreadContext, id: string, target: string): number
 }
 
 /** The patch whose lines the reply quotes: the ancestor patch unless another patch explains clearly more. */
-function pickPatch(ctx: ThreadContext, lines: QuoteLine[], ancestorPatchId: string | null): PatchIndex | null {
-  if (!lines.some((l) => l.depth > 0 && l.kind === 'text' && quotedKey(l.text))) {
-    return ancestorPatchId ? (ctx.patches.get(ancestorPatchId) ?? null) : null;
-  }
+function pickPatch(ctx: ThreadContext, keys: (string | null)[], ancestorPatchId: string | null): PatchIndex | null {
   const anc = ancestorPatchId ? ctx.patches.get(ancestorPatchId) : undefined;
-  const ancScore = anc ? patchScore(anc, lines) : 0;
+  const diffLike = keys.filter((k) => k && k.length > 6 && /^[-+@F]/.test(k)).length;
+  if (diffLike === 0) return anc ?? null;
+  const ancScore = anc ? patchScore(anc, keys) : 0;
+  // The patch the reply answers explains most of its quoted diff: no need to look further.
+  if (anc && ancScore >= diffLike * 0.8) return anc;
   let best = anc ?? null;
   let bestScore = ancScore;
   for (const p of ctx.patches.values()) {
     if (p === anc) continue;
-    const s = patchScore(p, lines);
+    const s = patchScore(p, keys);
     if (s > bestScore * 1.25 + 1 && s >= 2) {
       best = p;
       bestScore = s;

@@ -73,7 +73,7 @@ export function quotedKey(text: string): string | null {
   return n === '' ? null : ` ${n}`;
 }
 
-const MAX_CANDIDATES = 400;
+const MAX_CANDIDATES = 200;
 
 function candidates(idx: PatchIndex, key: string): number[] {
   const exact = idx.byKey.get(key);
@@ -89,24 +89,23 @@ function candidates(idx: PatchIndex, key: string): number[] {
   return out;
 }
 
+/** The lookup key of every quoted line of a reply (null for own text and non-diff lines). */
+export function quotedKeys(lines: QuoteLine[]): (string | null)[] {
+  return lines.map((l) => (l.depth === 0 || l.kind !== 'text' ? null : quotedKey(l.text)));
+}
+
 /** How many quoted lines of the reply this patch explains (for picking the patch). */
-export function patchScore(idx: PatchIndex, lines: QuoteLine[]): number {
+export function patchScore(idx: PatchIndex, keys: (string | null)[]): number {
   let n = 0;
-  for (const l of lines) {
-    if (l.depth === 0 || l.kind !== 'text') continue;
-    const k = quotedKey(l.text);
-    if (k && k.length > 6 && idx.byKey.has(k)) n++;
-  }
+  for (const k of keys) if (k && k.length > 6 && idx.byKey.has(k)) n++;
   return n;
 }
 
 /** For each line of the reply, the index of the patch entry it quotes (or -1). */
-export function matchLines(idx: PatchIndex, lines: QuoteLine[]): number[] {
-  const result = new Array<number>(lines.length).fill(-1);
+export function matchLines(idx: PatchIndex, keys: (string | null)[]): number[] {
+  const result = new Array<number>(keys.length).fill(-1);
   const seq: { at: number; cands: number[] }[] = [];
-  lines.forEach((l, at) => {
-    if (l.depth === 0 || l.kind !== 'text') return;
-    const k = quotedKey(l.text);
+  keys.forEach((k, at) => {
     if (!k) return;
     const cands = candidates(idx, k);
     if (cands.length) seq.push({ at, cands });

@@ -79,7 +79,7 @@ function trimBlock(lines: QuoteLine[], depth: number, start: number, end: number
     // "Thanks,\nJens" / "Regards,\n  Ingo"
     let k = e;
     let names = 0;
-    while (k >= s && names < 2 && NAME.test(text(k)) && !SIGNOFF.test(text(k).trim()) && text(k).trim().length < 30) {
+    while (k >= s && names < 2 && text(k).trim().length < 30 && NAME.test(text(k)) && !SIGNOFF.test(text(k).trim())) {
       k--;
       names++;
     }

@@ -72,7 +72,7 @@ function findAnswered(ctx: ThreadContext, a: ReplyAnalysis, known: Known[], from
   for (let i = a.quoted.length - 1; i >= 0; i--) {
     const q = a.quoted[i];
     if (q.start < from || q.end > to || q.depth <= d) continue;
-    const key = norm(q.body);
+    const key = a.quotedNorm[i];
     if (key.length < 2) continue;
     const source = ancestorId(ctx, a.msg.messageId, q.depth);
     let hit: Known | null = null;
