@@ -4,9 +4,9 @@
  * `git mailinfo -u --scissors` splits them (expected files infoNNNN,
  * msgNNNN, patchNNNN; msg/info 0014 from the `--scissors` variants).
  *
- * sample.mbox is split here on every `From ` line, as `git mailsplit` does
- * (18 messages; some `From ` lines follow a non-blank line). Each piece is
- * decoded with the project's own parseMail.
+ * sample.mbox is read with the project's readMails (it must find the 18
+ * messages `git mailsplit` finds; some `From ` lines follow a non-blank
+ * line) and each message decoded with parseMail.
  *
  * Deliberate differences from git, checked below rather than skipped:
  * - commitBody has leading/trailing blank lines removed (git leaves that to
@@ -22,28 +22,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { fixture } from '../fixtures';
+import { readMails } from '../../../src/core/mail/read';
 import { parseMail } from '../../../src/core/mail/parse';
 import { extractPatch } from '../../../src/core/patch/extract';
-import type { RawMail } from '../../../src/core/model';
+import type { MailMessage } from '../../../src/core/model';
 
 const dir = (name: string) => fixture('patch', 'git-t5100', name);
-
-function splitMbox(file: string): RawMail[] {
-  const text = fs.readFileSync(file);
-  const lines = text.toString('latin1').split('\n');
-  const out: RawMail[] = [];
-  let cur: string[] | null = null;
-  for (const l of lines) {
-    if (l.startsWith('From ')) {
-      if (cur) out.push({ bytes: Buffer.from(cur.join('\n') + '\n', 'latin1'), source: file, index: out.length });
-      cur = [];
-      continue;
-    }
-    if (cur) cur.push(l);
-  }
-  if (cur) out.push({ bytes: Buffer.from(cur.join('\n'), 'latin1'), source: file, index: out.length });
-  return out;
-}
 
 function info(n: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -67,17 +51,22 @@ function expectedDiff(patch: string): string {
   return trimBlank(lines.slice(start, end).join('\n')) + '\n';
 }
 
-const mails = splitMbox(dir('sample.mbox'));
+async function loadSample(): Promise<MailMessage[]> {
+  const out: MailMessage[] = [];
+  for await (const raw of readMails([dir('sample.mbox')])) out.push(await parseMail(raw));
+  return out;
+}
+const sample = loadSample();
 
-test('sample.mbox splits into 18 messages like git mailsplit', () => {
-  assert.equal(mails.length, 18);
+test('sample.mbox splits into 18 messages like git mailsplit', async () => {
+  assert.equal((await sample).length, 18);
 });
 
 for (let i = 1; i <= 18; i++) {
   const n = String(i).padStart(4, '0');
   const variant = i === 14 ? '--scissors' : '';
   test(`t5100 message ${n}`, async () => {
-    const msg = await parseMail(mails[i - 1]);
+    const msg = (await sample)[i - 1];
     const patch = extractPatch(msg);
     const wantPatch = fs.readFileSync(dir(`patch${n}${variant}`), 'utf8');
     if (wantPatch === '') {
@@ -107,13 +96,13 @@ for (let i = 1; i <= 18; i++) {
 }
 
 test('t5100 0005: the text between the diffstat and the diff is kept as notes', async () => {
-  const patch = extractPatch(await parseMail(mails[4]));
+  const patch = extractPatch((await sample)[4]);
   assert.equal(patch?.notes, '50452f9c0c2df1f04d83a26266ba704b13861632');
   assert.deepEqual(patch?.files.map((f) => f.path), ['Documentation/git-cvsimport-script.txt', 'git-cvsimport-script']);
 });
 
 test('t5100 0014: scissors drop the discussion and its in-body headers above them', async () => {
-  const patch = extractPatch(await parseMail(mails[13]));
+  const patch = extractPatch((await sample)[13]);
   assert.equal(patch?.author.name, 'Junio C Hamano');
   assert.doesNotMatch(patch?.commitBody ?? '', /BLAH/);
   assert.deepEqual(patch?.trailers.map((t) => `${t.name}: ${t.value}`), ['Signed-off-by: Junio C Hamano <gitster@pobox.com>']);
