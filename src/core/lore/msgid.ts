@@ -141,7 +141,7 @@ export function pageUrl(base: string, id: string): string {
   return `${normalizeBase(base)}${midEscape(id)}/`;
 }
 
-/** `<base>?q=<query>&x=m`: search results as a gzipped mbox (POST on public-inbox ≥ 1.6). */
+/** `<base>?q=<query>&x=m`: search results as a gzipped mbox (fetched with POST). */
 export function searchUrl(base: string, query: string, threads = false): string {
   const q = encodeURIComponent(query).replace(/%20/g, '+');
   return `${normalizeBase(base)}?q=${q}&x=m${threads ? '&t=1' : ''}`;

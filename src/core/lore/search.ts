@@ -1,6 +1,6 @@
 /**
  * public-inbox search: `<base>?q=<query>&x=m` answers with a gzipped mbox of the
- * matching messages. public-inbox ≥ 1.6 serves the mbox only to POST (a GET gets
+ * matching messages. Current public-inbox serves the mbox only to POST (a GET gets
  * the HTML results page), so POST is tried first and GET only if POST is refused.
  */
 import { DEFAULT_MAX_BYTES, LoreError, httpRequest } from './http';
