@@ -7,7 +7,8 @@ import { extractPatch } from '../patch/extract';
 import { composeBody, DraftComment } from './compose';
 import { draftText } from './draft';
 import { replyHeaders } from './headers';
-import { trailerLine, TrailerName } from './trailers';
+import { appendTrailers, trailerLine, TrailerName } from './trailers';
+import { quoteForAnswer } from './answer';
 
 export interface CreateReplyInput {
   thread: Thread;
@@ -22,6 +23,8 @@ export interface CreateReplyInput {
   replyMessageId?: string;
   /** Where the comments came from, for error messages. */
   source?: string;
+  /** Answering one comment of the answered mail: its text, quoted with what it is about. */
+  answering?: string;
 }
 
 export interface CreatedReply {
@@ -51,7 +54,8 @@ export function createReply(input: CreateReplyInput): CreatedReply {
     messageId: input.replyMessageId && !input.replyMessageId.startsWith('<') ? `<${input.replyMessageId}>` : input.replyMessageId,
     author,
   });
-  const body = composeBody({
+  const answer = input.answering && !input.comments.length ? quoteForAnswer(original, input.answering) : null;
+  const body = answer ? (input.trailers?.length ? appendTrailers(answer, (input.trailers ?? []).map((t) => trailerLine(t, input.identity))) : answer) : composeBody({
     original,
     patch,
     comments: input.comments,

@@ -190,3 +190,33 @@ test('round trip: trailers on several patches and on the cover letter land where
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('round trip: answering a reviewer\'s comment joins that conversation at the same anchor', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'reply-rt-'));
+  try {
+    const mbox = fixture('reply', 'liburing-splice-helpers-v2.mbox');
+    const thread = findThread(await loadThreads([mbox]), '<c1d203e2-a31a-2e61-fc2f-4b144209e0cc@samba.org>')!;
+    const theirs = extractComments(thread).filter((c) => c.messageId === '<c1d203e2-a31a-2e61-fc2f-4b144209e0cc@samba.org>' && c.kind === 'line');
+    assert.ok(theirs.length > 0);
+    let bytes = readFileSync(mbox);
+    theirs.forEach((c, i) => {
+      const r = createReply({ thread, messageId: c.messageId, comments: [], answering: c.body, identity: REVIEWER, replyMessageId: `<answer-${i}@example.org>` });
+      assert.ok(!r.text.includes('\n> -- \n'));
+      // What the user types under the quoted comment.
+      bytes = appendMboxrd(bytes, renderMail(`${r.text}Agreed, I will change that in v3 (${i}).\n`));
+    });
+    const out = path.join(dir, 'answer.mbox');
+    writeFileSync(out, bytes);
+    const again = findThread(await loadThreads([out]), '<answer-0@example.org>')!;
+    const all = extractComments(again);
+    theirs.forEach((c, i) => {
+      const mine = all.filter((x) => x.messageId === `<answer-${i}@example.org>`);
+      assert.equal(mine.length, 1, `answer ${i}: ${JSON.stringify(mine)}`);
+      assert.equal(mine[0].body, `Agreed, I will change that in v3 (${i}).`);
+      assert.equal(mine[0].inReplyTo, c.id);
+      assert.deepEqual([mine[0].patchMessageId, mine[0].file, mine[0].side, mine[0].line], [c.patchMessageId, c.file, c.side, c.line]);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
