@@ -9,7 +9,9 @@
  * then is the branch created or moved, with `update-ref` and its old value.
  * The cost follows the size of the patches, not the size of the tree.
  */
+import * as fs from 'node:fs/promises';
 import { InputError, Series } from '../model';
+import { applyInMemory } from './memapply';
 import { parseApplyError } from './applyError';
 import { BaseChoice, BaseSource, chooseBase } from './base';
 import { branchRef, checkedOutBranches, checkPrefix, defaultBranchName, DEFAULT_BRANCH_PREFIX, moveBranch, PlannedCommit, refValue, sameCommits } from './branch';
@@ -115,7 +117,7 @@ async function committerIdent(repo: Repo): Promise<string> {
 }
 
 /** Writes objects of one type in one `git hash-object` call and checks git agrees on their ids. */
-async function writeObjects(repo: Repo, scratch: Scratch, type: 'tree' | 'commit', objects: NewObject[]): Promise<void> {
+async function writeObjects(repo: Repo, scratch: Scratch, type: NewObject['type'], objects: NewObject[]): Promise<void> {
   const list = objects.filter((o) => o.type === type);
   for (let start = 0; start < list.length; start += 500) {
     const chunk = list.slice(start, start + 500);
@@ -135,13 +137,29 @@ interface Built {
   threeWay: string[];
 }
 
-/** Applies every patch on the temporary index and builds (but does not write) trees and commits. */
-async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scratch, opts: ApplyOptions): Promise<Built> {
-  const paths = seriesPaths(series);
-  const dirs = ancestorDirs(paths);
-  const ls = await repo.run(['ls-tree', '-t', '-z', '--full-tree', base.commit, '--', ...dirs.map((d) => (d ? `${d}/` : '.'))]);
-  const state = new TreeState(repo.objectFormat, (await repo.run(['rev-parse', `${base.commit}^{tree}`])).trim(), dirs, parseLsTree(ls));
-  let indexed = new Map<string, Entry>();
+/** Reads blob contents with one `git cat-file --batch`. */
+async function readBlobs(repo: Repo, oids: string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  if (oids.length === 0) return out;
+  const buf = await repo.runBuffer(['cat-file', '--batch'], oids.map((o) => `${o}\n`).join(''));
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(10, pos);
+    if (nl < 0) break;
+    const [oid, type, size] = buf.subarray(pos, nl).toString('latin1').split(' ');
+    pos = nl + 1;
+    if (type === undefined || size === undefined) continue; // `<oid> missing`
+    const n = Number(size);
+    if (type === 'blob') out.set(oid, buf.subarray(pos, pos + n));
+    pos += n + 1;
+  }
+  return out;
+}
+
+/** Starts the temporary index from the current state of the series' paths. */
+async function startIndex(repo: Repo, scratch: Scratch, state: TreeState, paths: string[]): Promise<Map<string, Entry>> {
+  await fs.rm(scratch.indexFile, { force: true });
+  const indexed = new Map<string, Entry>();
   for (const p of paths) {
     const e = state.get(p);
     if (e) indexed.set(p, e);
@@ -150,45 +168,87 @@ async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scra
   for (let i = 0; i < cacheinfo.length; i += 1000) {
     await repo.run(['update-index', '--add', ...cacheinfo.slice(i, i + 1000)], { indexFile: scratch.indexFile });
   }
+  return indexed;
+}
+
+/** One patch through `git apply --cached` (3-way on failure); the changes, or the failure. */
+async function gitApply(repo: Repo, scratch: Scratch, patch: Series['patches'][number], i: number, out: Built): Promise<Map<string, Entry> | null> {
+  const text = patch.diffText.endsWith('\n') ? patch.diffText : `${patch.diffText}\n`;
+  const file = await scratch.write(`${i + 1}.patch`, text);
+  const io = { indexFile: scratch.indexFile };
+  try {
+    await repo.run(['apply', '--cached', '--', file], io);
+  } catch (e) {
+    if (!(e instanceof GitError) || e.kind !== 'failed') throw e;
+    const first = parseApplyError(e.stderr, patch.files);
+    const retry = await repo.run(['apply', '--cached', '--3way', '--', file], io).then(() => null, (e2: unknown) => e2);
+    if (retry) {
+      if (!(retry instanceof GitError) || retry.kind !== 'failed') throw retry;
+      out.failed = { patchMessageId: patch.messageId, patchIndex: i, ...first };
+      if (/applied patch to '.*' with conflicts/i.test(retry.stderr)) out.failed.reason += '; a 3-way merge conflicts too';
+      return null;
+    }
+    out.threeWay.push(patch.messageId);
+  }
+  const { entries, conflicted } = parseLsFiles(await repo.run(['ls-files', '-s', '-z'], io));
+  if (conflicted.length) {
+    out.failed = { patchMessageId: patch.messageId, patchIndex: i, file: conflicted[0], hunk: null, reason: 'the 3-way merge left conflicts in this file' };
+    return null;
+  }
+  return entries;
+}
+
+/**
+ * Applies every patch (in memory when blob ids prove the result, else on the
+ * temporary index) and builds, but does not write, the trees and commits.
+ */
+async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scratch, opts: ApplyOptions): Promise<Built> {
+  const paths = seriesPaths(series);
+  const dirs = ancestorDirs(paths);
+  const ls = await repo.run(['ls-tree', '-t', '-z', '--full-tree', base.commit, '--', ...dirs.map((d) => (d ? `${d}/` : '.'))]);
+  const state = new TreeState(repo.objectFormat, (await repo.run(['rev-parse', `${base.commit}^{tree}`])).trim(), dirs, parseLsTree(ls));
+  const wanted = new Set<string>();
+  for (const p of paths) {
+    const e = state.get(p);
+    if (e && /^100(644|755)$/.test(e.mode)) wanted.add(e.oid);
+  }
+  const contents = await readBlobs(repo, [...wanted]);
   const committer = await committerIdent(repo);
   const now = new Date();
   const out: Built = { planned: [], objects: [], commits: [], failed: null, threeWay: [] };
+  let indexed: Map<string, Entry> | null = null;
   let parent = base.commit;
   for (let i = 0; i < series.patches.length; i++) {
     if (opts.signal?.aborted) throw new Error('cancelled');
     const patch = series.patches[i];
-    const text = patch.diffText.endsWith('\n') ? patch.diffText : `${patch.diffText}\n`;
-    const file = await scratch.write(`${i + 1}.patch`, text);
-    const io = { indexFile: scratch.indexFile };
-    try {
-      await repo.run(['apply', '--cached', '--', file], io);
-    } catch (e) {
-      if (!(e instanceof GitError) || e.kind !== 'failed') throw e;
-      const first = parseApplyError(e.stderr, patch.files);
-      const retry = await repo.run(['apply', '--cached', '--3way', '--', file], io).then(() => null, (e2: unknown) => e2);
-      if (retry) {
-        if (!(retry instanceof GitError) || retry.kind !== 'failed') throw retry;
-        out.failed = { patchMessageId: patch.messageId, patchIndex: i, ...first };
-        if (/applied patch to '.*' with conflicts/i.test(retry.stderr)) out.failed.reason += '; a 3-way merge conflicts too';
-        return out;
+    let changes: Map<string, Entry | null>;
+    const mem = indexed ? null : applyInMemory(patch, (p) => state.get(p), (o) => contents.get(o), repo.objectFormat);
+    if (mem) {
+      changes = mem.changes;
+      for (const [oid, body] of mem.blobs) {
+        contents.set(oid, body);
+        out.objects.push({ type: 'blob', oid, body });
       }
-      out.threeWay.push(patch.messageId);
-    }
-    const { entries, conflicted } = parseLsFiles(await repo.run(['ls-files', '-s', '-z'], io));
-    if (conflicted.length) {
-      out.failed = { patchMessageId: patch.messageId, patchIndex: i, file: conflicted[0], hunk: null, reason: 'the 3-way merge left conflicts in this file' };
-      return out;
+    } else {
+      if (!indexed) {
+        // From here on, git apply: the blobs made so far must exist for it.
+        await writeObjects(repo, scratch, 'blob', out.objects);
+        indexed = await startIndex(repo, scratch, state, paths);
+      }
+      const entries = await gitApply(repo, scratch, patch, i, out);
+      if (!entries) return out;
+      changes = diffEntries(indexed, entries);
+      indexed = entries;
     }
     let tree: { root: string; objects: NewObject[] };
     try {
-      tree = state.apply(diffEntries(indexed, entries));
+      tree = state.apply(changes);
     } catch (e) {
       if (!(e instanceof TreeEditError)) throw e;
       const [f, ...why] = e.message.split(': ');
       out.failed = { patchMessageId: patch.messageId, patchIndex: i, file: f, hunk: null, reason: why.join(': ') };
       return out;
     }
-    indexed = entries;
     const message = commitMessage(patch, extraTrailers(series, patch, opts.trailers));
     const author = authorIdent(patch.author, patch.date, now);
     const body = commitBody(tree.root, parent, author, committer, message);
@@ -236,6 +296,7 @@ export async function applySeries(repo: Repo, series: Series, opts: ApplyOptions
         throw new InputError(repo.root, `${ref} is checked out; switch away from it or pass another --branch`);
       }
       const unique = [...new Map(built.objects.map((o) => [o.oid, o])).values()];
+      await writeObjects(repo, scratch, 'blob', unique);
       await writeObjects(repo, scratch, 'tree', unique);
       await writeObjects(repo, scratch, 'commit', unique);
       await moveBranch(repo, ref, ids[ids.length - 1], old, `kernel-review: apply ${series.title}`.replace(/[\r\n]/g, ' '));

@@ -154,8 +154,18 @@ export class Repo {
     }
   }
 
+  /** Runs git with standard input and resolves to stdout as bytes. */
+  async runBuffer(args: string[], input: string | Buffer): Promise<Buffer> {
+    this.log(`git ${args.map(quoteArg).join(' ')}`);
+    return this.spawnWithInput(args, { input });
+  }
+
+  private async runWithInput(args: string[], opts: RunOptions): Promise<string> {
+    return (await this.spawnWithInput(args, opts)).toString('utf8');
+  }
+
   /** simple-git has no way to feed standard input, so these few calls spawn git directly. */
-  private runWithInput(args: string[], opts: RunOptions): Promise<string> {
+  private spawnWithInput(args: string[], opts: RunOptions): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       const child = spawn('git', args, { cwd: this.root, env: this.childEnv(opts.indexFile), stdio: 'pipe' });
       const out: Buffer[] = [];
@@ -165,7 +175,7 @@ export class Repo {
       child.on('error', (e) => reject(toGitError(args, e)));
       child.stdin.on('error', () => undefined);
       child.on('close', (code) => {
-        if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+        if (code === 0) resolve(Buffer.concat(out));
         else reject(toGitError(args, Buffer.concat(err).toString('utf8') || `exit status ${code}`));
       });
       child.stdin.end(opts.input);

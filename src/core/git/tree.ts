@@ -19,7 +19,7 @@ interface Listing {
 }
 
 export interface NewObject {
-  type: 'tree' | 'commit';
+  type: 'blob' | 'tree' | 'commit';
   oid: string;
   body: Buffer;
 }

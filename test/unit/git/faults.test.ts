@@ -133,13 +133,13 @@ test('a run killed mid-way leaves no branch; the next run cleans up and succeeds
     { subject: 'first', edit: (d) => fs.appendFileSync(path.join(d, 'a.txt'), 'x\n') },
     { subject: 'second', edit: (d) => fs.appendFileSync(path.join(d, 'b.txt'), 'y\n') },
   ]);
-  // A git that stops on its second `apply`, after the first patch went through.
+  // A git that stops when the run starts writing objects: every patch applied, no branch yet.
   const bin = tempDir('fakebin');
-  const marker = path.join(bin, 'second-apply');
+  const marker = path.join(bin, 'writing');
   const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
   fs.writeFileSync(
     path.join(bin, 'git'),
-    `#!/bin/sh\nif [ "$1" = apply ]; then\n  if [ -e "${bin}/first-apply" ]; then touch "${marker}"; sleep 60; fi\n  touch "${bin}/first-apply"\nfi\nexec "${real}" "$@"\n`,
+    `#!/bin/sh\nif [ "$1" = hash-object ]; then touch "${marker}"; sleep 60; fi\nexec "${real}" "$@"\n`,
     { mode: 0o755 },
   );
   const before = snapshot(m.target);
@@ -149,7 +149,7 @@ test('a run killed mid-way leaves no branch; the next run cleans up and succeeds
     stdio: 'ignore',
   });
   for (let i = 0; i < 600 && !fs.existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(fs.existsSync(marker), 'the run reached the second patch');
+  assert.ok(fs.existsSync(marker), 'the run reached the writing of objects');
   process.kill(-child.pid!, 'SIGKILL');
   await new Promise((r) => child.on('exit', r));
   const scratch = path.join(m.target, '.git/kernel-review');
@@ -159,5 +159,25 @@ test('a run killed mid-way leaves no branch; the next run cleans up and succeeds
   assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).commits.length, 2);
   assert.equal(fs.existsSync(scratch), false);
+  assert.deepEqual(snapshot(m.target), before);
+});
+
+test('a series mixing proven in-memory patches and git apply gives the tree git made', () => {
+  const m = makeSeries('mixed', { 'a.c': lines(50, 'a'), 'b.c': lines(50, 'b') }, [
+    { subject: 'one', edit: (d) => fs.writeFileSync(path.join(d, 'a.c'), lines(50, 'a').replace('a line 10\n', 'a line ten\n')) },
+    { subject: 'two', edit: (d) => fs.writeFileSync(path.join(d, 'a.c'), lines(50, 'a').replace('a line 10\n', 'a line ten\n').replace('a line 30\n', 'a line thirty\nextra\n')) },
+    { subject: 'three', edit: (d) => fs.appendFileSync(path.join(d, 'b.c'), 'b tail\n') },
+  ]);
+  // Patch 2 claims a pre-image blob the tree does not have: it must go through git apply.
+  const mails = fs.readFileSync(m.mbox, 'utf8').split(/^(?=From [0-9a-f]{40} )/m);
+  mails[1] = mails[1].replace(/^index [0-9a-f]+\.\./m, 'index 1234567..');
+  fs.writeFileSync(m.mbox, mails.join(''));
+  const before = snapshot(m.target);
+  const r = cli(['apply', m.mbox, '--tree', m.target, '--json', '--verbose']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /git apply --cached/);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.commits.length, 3);
+  assert.equal(git(m.target, ['rev-parse', `${out.branch}^{tree}`]).trim(), m.expectedTree);
   assert.deepEqual(snapshot(m.target), before);
 });
