@@ -62,7 +62,11 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
 
   const keys = quotedKeys(lines);
   const idx = pickPatch(ctx, keys, ancestorPatchId);
-  const matched = idx ? matchLines(idx, keys) : new Array<number>(lines.length).fill(-1);
+  // The patch mail's own text sits at the quote depth of its generation: deeper text is
+  // nobody's, shallower text is a reviewer's (code they paste must not match the patch).
+  const patchDepth = idx ? depthOfAncestor(ctx, msg.messageId, idx.patch.messageId) : -1;
+  const matchable = patchDepth > 0 ? keys.map((k, i) => (lines[i].depth === patchDepth ? k : null)) : keys;
+  const matched = idx ? matchLines(idx, matchable) : new Array<number>(lines.length).fill(-1);
   const coords = quoteCoords(lines);
   const useCoords = !idx;
   const missingCommitLines = new Set<number>();

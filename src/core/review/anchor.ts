@@ -233,6 +233,8 @@ export interface SegmentInput {
 export function segmentAnchor(s: SegmentInput, from: number, to: number, minDepth: number): Anchor | null {
   for (let k = to; k >= from; k--) {
     const l = s.lines[k];
+    // What lies above a snip mark is not directly above the comment.
+    if (l.kind === 'snip') return null;
     if (l.depth <= minDepth) continue;
     if (l.kind === 'signature' && (l.text === '-- ' || l.text === '--')) {
       return { kind: 'general', patchMessageId: s.idx?.patch.messageId ?? s.quotedPatchId, file: null, side: null, line: null };

@@ -10,6 +10,8 @@ export interface Block {
   /** Index of the first and last line (inclusive) of the block in the parsed body. */
   start: number;
   end: number;
+  /** First line of the run before greetings were taken off (where the quoted region above ends). */
+  rawStart: number;
   /** The comment text, quote markers removed. */
   body: string;
 }
@@ -20,6 +22,8 @@ const SIGNOFF =
 const TRAILER = /^\s*(?:[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-by|Fixes|Link|Closes|Cc|CC|Reported|Suggested|Signed-off-by):\s+\S/;
 /** A short line that can only be a name under a sign-off ("Jens", "-Sedat-", "	Ingo"). */
 const NAME = /^\s*[-~]?\s*[\p{L}][\p{L}.'-]*(?:\s+[\p{L}][\p{L}.'-]*){0,3}\s*[-~]?\s*$/u;
+
+const DASH_NAME = /^\s*[-~]\s*\p{L}[\p{L}.' ]{0,25}-?\s*$/u;
 
 function isTrailerLine(t: string): boolean {
   return TRAILER.test(t) || /^\s*Acked-by|^\s*Reviewed-by|^\s*Tested-by/i.test(t);
@@ -91,11 +95,13 @@ function trimBlock(lines: QuoteLine[], depth: number, start: number, end: number
   }
   skipBlankBack();
   if (e < s) return null;
+  // A lone "-ritesh" / "-Dave." / "~Sedat" is a signature, not a comment.
+  if (s === e && DASH_NAME.test(text(s))) return null;
   const body = lines
     .slice(s, e + 1)
     .map((l) => l.text)
     .join('\n')
     .replace(/[ \t]+$/gm, '');
   if (body.trim() === '') return null;
-  return { depth, start: s, end: e, body };
+  return { depth, start: s, end: e, rawStart: start, body };
 }

@@ -29,11 +29,19 @@ export function replyComments(ctx: ThreadContext, a: ReplyAnalysis, known: Known
   for (const { block, own } of all) {
     const d = block.depth;
     // The quoted region this block answers: lines above it, deeper than it, up to the previous block at its level or above.
-    let from = block.start - 1;
+    const to = block.rawStart - 1;
+    let from = to;
     while (from >= 0 && !(a.lines[from].depth <= d && a.lines[from].kind === 'text')) from--;
     from++;
-    let anchor = segmentAnchor(seg, from, block.start - 1, d);
-    const answered = findAnswered(ctx, a, known, from, block.start - 1, d);
+    // Only what follows the last snip mark is directly above the block.
+    for (let k = to; k >= from; k--) {
+      if (a.lines[k].kind === 'snip') {
+        from = k + 1;
+        break;
+      }
+    }
+    let anchor = segmentAnchor(seg, from, to, d);
+    const answered = findAnswered(ctx, a, known, from, to, d);
     if (!own) {
       if (!shouldRecover(ctx, a, block, anchor)) continue;
       const key = norm(block.body);

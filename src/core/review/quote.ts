@@ -76,6 +76,17 @@ function nextToQuote(raw: { depth: number; text: string }[], i: number): boolean
   return false;
 }
 
+/** Own text at this line's depth both above and below (blank lines skipped): e.g. `<...>` inside a code sample. */
+function insideOwnText(raw: { depth: number; text: string }[], i: number): boolean {
+  const d = raw[i].depth;
+  for (const step of [-1, 1]) {
+    let j = i + step;
+    while (j >= 0 && j < raw.length && raw[j].depth === d && (raw[j].text.trim() === '' || SNIP.test(raw[j].text))) j += step;
+    if (j < 0 || j >= raw.length || raw[j].depth !== d) return false;
+  }
+  return true;
+}
+
 export function isSnip(text: string): boolean {
   return SNIP.test(text);
 }
@@ -169,7 +180,7 @@ export function parseQuotes(body: string): QuoteLine[] {
       out.push({ depth, text, kind: 'signature' });
       continue;
     }
-    if (isSnip(text) && (!BARE_ELLIPSIS.test(text) || nextToQuote(raw, i))) {
+    if (isSnip(text) && (BARE_ELLIPSIS.test(text) ? nextToQuote(raw, i) : !insideOwnText(raw, i))) {
       out.push({ depth, text, kind: 'snip' });
       continue;
     }
