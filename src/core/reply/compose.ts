@@ -16,6 +16,9 @@ export type DraftComment =
   | { kind: 'commit-message'; line?: number; body: string }
   | { kind: 'general'; body: string };
 
+/** Where a comment goes, without its text. */
+export type CommentAnchor = DraftComment extends infer T ? (T extends DraftComment ? Omit<T, 'body'> : never) : never;
+
 export interface ComposeInput {
   /** The mail being answered. */
   original: MailMessage;

@@ -13,7 +13,16 @@ export type PendingComment = DraftComment & {
   /** The message the reply will answer (the patch mail). */
   messageId: string;
   created: string;
+  /** Where the editor shows it (document URI, 0-based line) and under which imported thread. */
+  place?: PendingPlace;
 };
+
+export interface PendingPlace {
+  threadKey: string;
+  uri: string;
+  line: number;
+  label: string;
+}
 
 export class PendingStore {
   private readonly file: string;
@@ -43,10 +52,10 @@ export class PendingStore {
     return run;
   }
 
-  add(messageId: string, comment: DraftComment): Promise<PendingComment> {
+  add(messageId: string, comment: DraftComment, place?: PendingPlace): Promise<PendingComment> {
     return this.serial(async () => {
       const list = await this.all();
-      const p = { ...comment, id: randomBytes(6).toString('hex'), messageId, created: new Date().toISOString() } as PendingComment;
+      const p = { ...comment, id: randomBytes(6).toString('hex'), messageId, created: new Date().toISOString(), place } as PendingComment;
       list.push(p);
       await this.write(list);
       return p;

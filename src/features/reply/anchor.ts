@@ -1,0 +1,73 @@
+/**
+ * Where a line of a review document is, in the coordinates of a patch: the
+ * patch mail view (diff lines and commit message), or a file of the review
+ * branch at a patch's commit (new side) or at its parent (old side).
+ */
+import * as vscode from 'vscode';
+import type { MailMessage, Patch } from '../../core/model';
+import type { CommentAnchor } from '../../core/reply/compose';
+import { renderMail } from '../comments/mailview';
+import { parseDocUri } from '../comments/uris';
+import type { StoredThread } from '../threads/model';
+import type { ThreadStore } from '../threads/store';
+
+export interface LineTarget {
+  threadKey: string;
+  /** The message the reply will answer. */
+  messageId: string;
+  comment: CommentAnchor;
+  /** Short text for the comment thread's label. */
+  label: string;
+}
+
+const patchesOf = (t: StoredThread): Patch[] => t.thread.series.flatMap((s) => s.patches);
+
+function inMail(t: StoredThread, m: MailMessage, line: number): LineTarget | undefined {
+  const view = renderMail(m);
+  for (const [key, at] of view.diffLines) {
+    if (at !== line) continue;
+    const [file, side, n] = key.split('\0');
+    if (side === 'old' && view.text.split('\n')[line]?.startsWith(' ')) continue; // context lines are new-side comments
+    return { threadKey: t.key, messageId: m.messageId, comment: { kind: 'line', file, side: side as 'new' | 'old', line: Number(n) }, label: `${file}:${n}${side === 'old' ? ' (old)' : ''}` };
+  }
+  const patch = patchesOf(t).find((p) => p.messageId === m.messageId);
+  const bodyStart = view.text.split('\n').indexOf('') + 1;
+  if (patch && line >= bodyStart && line <= view.commitMessageEnd) {
+    const text = view.text.split('\n')[line];
+    const idx = patch.commitBody.split('\n').findIndex((l) => l === text && text.trim() !== '');
+    const comment: LineTarget['comment'] = idx >= 0 ? { kind: 'commit-message', line: idx + 1 } : { kind: 'commit-message' };
+    return { threadKey: t.key, messageId: m.messageId, comment, label: 'commit message' };
+  }
+  return { threadKey: t.key, messageId: m.messageId, comment: { kind: 'general' }, label: 'general' };
+}
+
+function inTree(t: StoredThread, rev: string, file: string, line: number): LineTarget | undefined {
+  for (const a of t.applied) {
+    const touches = (id: string) => patchesOf(t).find((p) => p.messageId === id)?.files.some((f) => f.newPath === file || f.oldPath === file);
+    const k = a.commits.findIndex((c) => c.sha === rev);
+    if (k >= 0 && touches(a.commits[k].patchMessageId)) {
+      return { threadKey: t.key, messageId: a.commits[k].patchMessageId, comment: { kind: 'line', file, side: 'new', line }, label: `${file}:${line}` };
+    }
+    const next = a.commits.findIndex((c, i) => (i === 0 ? a.base : a.commits[i - 1].sha) === rev && touches(c.patchMessageId));
+    if (next >= 0) {
+      return { threadKey: t.key, messageId: a.commits[next].patchMessageId, comment: { kind: 'line', file, side: 'old', line }, label: `${file}:${line} (old)` };
+    }
+  }
+  return undefined;
+}
+
+/** The patch coordinates of `line` (0-based) in `uri`, or undefined when the document is not a patch's. */
+export async function targetOf(store: ThreadStore, uri: vscode.Uri, line: number): Promise<LineTarget | undefined> {
+  const ref = parseDocUri(uri);
+  if (!ref) return undefined;
+  if (ref.t === 'msg') {
+    const t = await store.get(ref.thread);
+    const m = t?.thread.messages.find((x) => x.messageId === ref.msg);
+    return t && m ? inMail(t, m, line) : undefined;
+  }
+  for (const t of await store.all()) {
+    const hit = inTree(t, ref.rev, ref.file, line + 1);
+    if (hit) return hit;
+  }
+  return undefined;
+}
