@@ -68,7 +68,9 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
   const matchable = patchDepth > 0 ? keys.map((k, i) => (lines[i].depth === patchDepth ? k : null)) : keys;
   const matched = idx ? matchLines(idx, matchable) : new Array<number>(lines.length).fill(-1);
   const coords = quoteCoords(lines);
-  const useCoords = !idx;
+  // Coordinates read from the quote stand in only for a patch mail that is missing,
+  // and only in a reply that quotes a hunk header of it.
+  const useCoords = !idx && missingAncestorId !== null && lines.some((l) => l.depth > 0 && /^@@ -\d/.test(l.text));
   const missingCommitLines = new Set<number>();
   if (!idx && missingAncestorId && ctx.rootIsPatch) {
     // The first quoted prose of a missing patch mail, before its first diff line, is its commit message.
@@ -90,7 +92,7 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
     for (let i = b.start; i <= b.end; i++) {
       if (lines[i].kind !== 'text') continue;
       all++;
-      if (matched[i] >= 0 || coords[i] || /^(?:[-+@]|diff --git |index [0-9a-f]{7,}\.\.)/.test(lines[i].text)) diff++;
+      if (matched[i] >= 0 || (useCoords && coords[i]) || /^(?:diff --git |index [0-9a-f]{7,}\.\.|@@ -\d)/.test(lines[i].text)) diff++;
     }
     return diff * 2 < all;
   });

@@ -105,7 +105,7 @@ function shouldRecover(ctx: ThreadContext, a: ReplyAnalysis, block: Block, ancho
     if (source === ctx.thread.rootMessageId) return false;
   }
   for (let k = block.start; k <= block.end; k++) {
-    if (a.matched[k] >= 0 || a.coords[k] || a.missingCommitLines.has(k)) return false;
+    if (a.matched[k] >= 0 || (a.useCoords && a.coords[k]) || a.missingCommitLines.has(k)) return false;
   }
   void anchor;
   return true;
