@@ -41,16 +41,23 @@ function inMail(t: StoredThread, m: MailMessage, line: number): LineTarget | und
   return { threadKey: t.key, messageId: m.messageId, comment: { kind: 'general' }, label: 'general' };
 }
 
+/**
+ * A file at a review-branch commit: its lines are the new side of the last
+ * patch up to that commit that touched the file (later ones left it alone);
+ * at the base, the old side of the first patch that touches it.
+ */
 function inTree(t: StoredThread, rev: string, file: string, line: number): LineTarget | undefined {
+  const byId = new Map(patchesOf(t).map((p) => [p.messageId, p]));
+  const touches = (id: string) => byId.get(id)?.files.some((f) => f.newPath === file || f.oldPath === file) ?? false;
   for (const a of t.applied) {
-    const touches = (id: string) => patchesOf(t).find((p) => p.messageId === id)?.files.some((f) => f.newPath === file || f.oldPath === file);
     const k = a.commits.findIndex((c) => c.sha === rev);
-    if (k >= 0 && touches(a.commits[k].patchMessageId)) {
-      return { threadKey: t.key, messageId: a.commits[k].patchMessageId, comment: { kind: 'line', file, side: 'new', line }, label: `${file}:${line}` };
+    for (let j = k; j >= 0; j--) {
+      if (!touches(a.commits[j].patchMessageId)) continue;
+      return { threadKey: t.key, messageId: a.commits[j].patchMessageId, comment: { kind: 'line', file, side: 'new', line }, label: `${file}:${line}` };
     }
-    const next = a.commits.findIndex((c, i) => (i === 0 ? a.base : a.commits[i - 1].sha) === rev && touches(c.patchMessageId));
-    if (next >= 0) {
-      return { threadKey: t.key, messageId: a.commits[next].patchMessageId, comment: { kind: 'line', file, side: 'old', line }, label: `${file}:${line} (old)` };
+    if (rev === a.base || k >= 0) {
+      const first = a.commits.slice(k + 1).find((c) => touches(c.patchMessageId));
+      if (first) return { threadKey: t.key, messageId: first.patchMessageId, comment: { kind: 'line', file, side: 'old', line }, label: `${file}:${line} (old)` };
     }
   }
   return undefined;

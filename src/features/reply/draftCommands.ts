@@ -39,8 +39,7 @@ export function registerDraftCommands(ctx: FeatureContext, p: ReplyParts): void 
     const settings = readReplySettings();
     const how = settings.sendMethod === 'smtp' ? `SMTP ${settings.smtp.host}:${settings.smtp.port}` : 'git send-email';
     const detail = [`From: ${s.from}`, `To: ${s.to.join(', ')}`, `Cc: ${s.cc.join(', ') || '—'}`, ...(s.bcc.length ? [`Bcc: ${s.bcc.join(', ')}`] : []), `Subject: ${s.subject}`, '', `Sent with ${how}.`].join('\n');
-    const ok = await vscode.window.showWarningMessage('Send this reply?', { modal: true, detail }, 'Send');
-    if (ok !== 'Send') throw new CancelledError();
+    if (!(await p.confirm(detail))) throw new CancelledError();
     try {
       if (settings.sendMethod === 'smtp') {
         if (!settings.smtp.host) throw new UserError('Set kernelReview.reply.smtp.host to send through SMTP, or switch kernelReview.reply.sendMethod to git-send-email.');

@@ -35,6 +35,7 @@ function parts(ctx: FeatureContext): ReplyParts {
     cwd,
     identity,
     openDraft: async (file) => vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false }),
+    confirm: async (detail) => (await vscode.window.showWarningMessage('Send this reply?', { modal: true, detail }, 'Send')) === 'Send',
   };
 }
 

@@ -15,6 +15,8 @@ export interface ReplyParts {
   cwd(): string | undefined;
   identity(): Promise<{ name: string; address: string }>;
   openDraft(file: string): Promise<vscode.TextEditor>;
+  /** Asks before sending, showing From, To, Cc and Subject; true to send. */
+  confirm(detail: string): Promise<boolean>;
 }
 
 /** A reply error is a sentence for the user as it is. */
