@@ -14,6 +14,7 @@ export interface ReplyAnalysis {
   /** Attributed author ("Name <addr>") of the level each line is at, when an attribution named one. */
   lineAuthor: (string | null)[];
   idx: PatchIndex | null;
+  keys: (string | null)[];
   matched: number[];
   coords: (QuoteCoord | null)[];
   useCoords: boolean;
@@ -101,6 +102,7 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
     lines,
     lineAuthor: levelAuthors(lines),
     idx,
+    keys,
     matched,
     coords,
     useCoords,

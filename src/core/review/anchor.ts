@@ -78,6 +78,8 @@ const MAX_CANDIDATES = 200;
 function candidates(idx: PatchIndex, key: string): number[] {
   const exact = idx.byKey.get(key);
   if (exact) return exact.length > MAX_CANDIDATES ? exact.slice(0, MAX_CANDIDATES) : exact;
+  // Thunderbird's ">   +\tfoo": the diff marker after extra spaces.
+  if (/^ [+-] /.test(key)) return candidates(idx, key[1] + key.slice(3));
   // A line the mail client split: the quote is the start of the original.
   const sign = key.charAt(0);
   if (key.length < 14 || sign === '@' || sign === 'F') return [];
@@ -218,6 +220,8 @@ export interface SegmentInput {
   coords: (QuoteCoord | null)[];
   /** Id of the (possibly missing) patch the quote-only coordinates belong to. */
   quotedPatchId: string | null;
+  /** Lookup key of each quoted line (see quotedKey). */
+  keys: (string | null)[];
   /** True when no quoted line matched the patch: coordinates come from the quote. */
   useCoords: boolean;
   /** Line indexes of quoted commit-message text when the patch mail is missing. */
@@ -243,8 +247,10 @@ export function segmentAnchor(s: SegmentInput, from: number, to: number, minDept
     const m = s.matched[k];
     if (s.idx && m >= 0) {
       const e = s.idx.entries[m];
-      if (e.what === 'line') return { kind: 'line', patchMessageId: s.idx.patch.messageId, file: e.file, side: e.side, line: e.line };
-      continue;
+      if (e.what !== 'line') continue;
+      // Generic lines ("if (ret)", "}") under a quoted diff line this patch does not have: another patch is quoted.
+      if (!reliable(s, k)) return null;
+      return { kind: 'line', patchMessageId: s.idx.patch.messageId, file: e.file, side: e.side, line: e.line };
     }
     const c = s.coords[k];
     if (c && s.useCoords) {
@@ -258,6 +264,30 @@ export function segmentAnchor(s: SegmentInput, from: number, to: number, minDept
     }
   }
   return null;
+}
+
+function distinctive(idx: PatchIndex, key: string | null): boolean {
+  return !!key && key.length >= 14 && (idx.byKey.get(key)?.length ?? 0) <= 2;
+}
+
+/** A matched line is trusted unless, going up its quoted run, a signed diff line the patch lacks comes before any distinctive match. */
+function reliable(s: SegmentInput, k: number): boolean {
+  const idx = s.idx!;
+  if (distinctive(idx, s.keys[k])) return true;
+  const depth = s.lines[k].depth;
+  for (let j = k - 1, n = 0; j >= 0 && n < 8; j--) {
+    const l = s.lines[j];
+    if (l.kind === 'blank') continue;
+    if (l.depth !== depth || l.kind !== 'text') break;
+    n++;
+    const key = s.keys[j];
+    if (s.matched[j] >= 0) {
+      if (distinctive(idx, key)) return true;
+    } else if (key && /^[+-]/.test(key) && key.length >= 14) {
+      return false;
+    }
+  }
+  return true;
 }
 
 function isCommitText(idx: PatchIndex, text: string): boolean {
