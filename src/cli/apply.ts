@@ -3,7 +3,7 @@ import { requireInputs } from './inputs';
 import { loadThreads, requireThread } from '../core/load';
 import { InputError, Series, Thread } from '../core/model';
 import { applySeries, ApplyResult } from '../core/git/apply';
-import { Repo } from '../core/git/repo';
+import { GitError, Repo } from '../core/git/repo';
 
 const usage = `usage: kernel-review apply <input>... --tree <repo> [--thread <message-id>] [--version N]
                             [--base <rev>|auto] [--branch <name>] [--json] [--verbose]
@@ -50,11 +50,16 @@ export function pickSeries(threads: Thread[], args: ParsedArgs, inputs: string[]
   return { thread, series: list[0] };
 }
 
+/** The repository given by --tree (default: the current folder); a folder that is not one is unusable input. */
 export async function openTree(args: ParsedArgs, io: CliIo): Promise<Repo> {
   const verbose = args.flags.has('verbose');
-  return Repo.open(option(args, 'tree') ?? process.cwd(), {
-    logger: verbose ? (line) => io.stderr.write(`[git] ${line}\n`) : undefined,
-  });
+  const dir = option(args, 'tree') ?? process.cwd();
+  try {
+    return await Repo.open(dir, { logger: verbose ? (line) => io.stderr.write(`[git] ${line}\n`) : undefined });
+  } catch (e) {
+    if (e instanceof GitError && e.kind === 'not-a-repo') throw new InputError(dir, 'is not a git repository');
+    throw e;
+  }
 }
 
 function describeFailure(series: Series, r: ApplyResult): string {

@@ -2,22 +2,25 @@
  * Applies a series to the user's repository as commits on a review branch,
  * without touching HEAD, the index, the work tree or the current branch.
  *
- * Each patch goes through `git apply --cached` on a temporary index that holds
- * only the paths the series touches (taken from the base tree); the new trees
- * are built from the directories on those paths (tree.ts), and the trees and
- * commits are written by `git hash-object` once every patch has applied. Only
- * then is the branch created or moved, with `update-ref` and its old value.
- * The cost follows the size of the patches, not the size of the tree.
+ * Each patch is applied in memory when git's blob ids prove the result (the
+ * pre-image is the blob its `index` line names and the post-image hashes to
+ * the one named after `..`: memapply.ts); otherwise, from then on, through
+ * `git apply --cached` on a temporary index that holds only the paths the
+ * series touches. New trees are built from the directories on those paths
+ * (tree.ts); blobs, trees and commits are written by `git hash-object` once
+ * every patch has applied, and only then is the branch created or moved, with
+ * `update-ref` and its old value. The cost follows the size of the patches,
+ * not the size of the tree.
  */
-import * as fs from 'node:fs/promises';
 import { InputError, Series } from '../model';
 import { applyInMemory } from './memapply';
-import { parseApplyError } from './applyError';
 import { BaseChoice, BaseSource, chooseBase } from './base';
 import { branchRef, checkedOutBranches, checkPrefix, defaultBranchName, DEFAULT_BRANCH_PREFIX, moveBranch, PlannedCommit, refValue, sameCommits } from './branch';
 import { cleanStale, makeScratch, Scratch } from './cleanup';
 import { authorIdent, commitBody, commitMessage, extraTrailers, TrailerOptions } from './message';
-import { GitError, Repo } from './repo';
+import { Repo } from './repo';
+import { applyOnIndex, diffEntries, startIndex } from './indexapply';
+import { committerIdent, readBlobs, writeObjects } from './objects';
 import { findUnsafePath } from './safety';
 import { ancestorDirs, Entry, hashObject, NewObject, parseLsTree, TreeEditError, TreeState } from './tree';
 
@@ -81,121 +84,12 @@ function seriesPaths(series: Series): string[] {
   return [...set];
 }
 
-function parseLsFiles(out: string): { entries: Map<string, Entry>; conflicted: string[] } {
-  const entries = new Map<string, Entry>();
-  const conflicted: string[] = [];
-  for (const rec of out.split('\0')) {
-    if (!rec) continue;
-    const tab = rec.indexOf('\t');
-    const [mode, oid, stage] = rec.slice(0, tab).split(' ');
-    const p = rec.slice(tab + 1);
-    if (stage !== '0') conflicted.push(p);
-    else entries.set(p, { mode, oid });
-  }
-  return { entries, conflicted: [...new Set(conflicted)] };
-}
-
-function diffEntries(before: Map<string, Entry>, after: Map<string, Entry>): Map<string, Entry | null> {
-  const changes = new Map<string, Entry | null>();
-  for (const [p, e] of after) {
-    const b = before.get(p);
-    if (!b || b.oid !== e.oid || b.mode !== e.mode) changes.set(p, e);
-  }
-  for (const p of before.keys()) if (!after.has(p)) changes.set(p, null);
-  return changes;
-}
-
-async function committerIdent(repo: Repo): Promise<string> {
-  try {
-    return (await repo.run(['var', 'GIT_COMMITTER_IDENT'])).trim();
-  } catch (e) {
-    if (e instanceof GitError && e.kind === 'failed') {
-      throw new GitError('failed', 'git has no committer identity: set user.name and user.email with git config.', e.args, e.stderr);
-    }
-    throw e;
-  }
-}
-
-/** Writes objects of one type in one `git hash-object` call and checks git agrees on their ids. */
-async function writeObjects(repo: Repo, scratch: Scratch, type: NewObject['type'], objects: NewObject[]): Promise<void> {
-  const list = objects.filter((o) => o.type === type);
-  for (let start = 0; start < list.length; start += 500) {
-    const chunk = list.slice(start, start + 500);
-    const files = await Promise.all(chunk.map((o, i) => scratch.write(`${type}-${start + i}`, o.body)));
-    const out = (await repo.run(['hash-object', '-w', '-t', type, '--', ...files])).split('\n').filter(Boolean);
-    chunk.forEach((o, i) => {
-      if (out[i] !== o.oid) throw new GitError('failed', `git wrote ${type} ${out[i]} where ${o.oid} was expected.`, [], '');
-    });
-  }
-}
-
 interface Built {
   planned: PlannedCommit[];
   objects: NewObject[];
   commits: string[];
   failed: ApplyFailed | null;
   threeWay: string[];
-}
-
-/** Reads blob contents with one `git cat-file --batch`. */
-async function readBlobs(repo: Repo, oids: string[]): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  if (oids.length === 0) return out;
-  const buf = await repo.runBuffer(['cat-file', '--batch'], oids.map((o) => `${o}\n`).join(''));
-  let pos = 0;
-  while (pos < buf.length) {
-    const nl = buf.indexOf(10, pos);
-    if (nl < 0) break;
-    const [oid, type, size] = buf.subarray(pos, nl).toString('latin1').split(' ');
-    pos = nl + 1;
-    if (type === undefined || size === undefined) continue; // `<oid> missing`
-    const n = Number(size);
-    if (type === 'blob') out.set(oid, buf.subarray(pos, pos + n));
-    pos += n + 1;
-  }
-  return out;
-}
-
-/** Starts the temporary index from the current state of the series' paths. */
-async function startIndex(repo: Repo, scratch: Scratch, state: TreeState, paths: string[]): Promise<Map<string, Entry>> {
-  await fs.rm(scratch.indexFile, { force: true });
-  const indexed = new Map<string, Entry>();
-  for (const p of paths) {
-    const e = state.get(p);
-    if (e) indexed.set(p, e);
-  }
-  const cacheinfo = [...indexed].flatMap(([p, e]) => ['--cacheinfo', `${e.mode},${e.oid},${p}`]);
-  for (let i = 0; i < cacheinfo.length; i += 1000) {
-    await repo.run(['update-index', '--add', ...cacheinfo.slice(i, i + 1000)], { indexFile: scratch.indexFile });
-  }
-  return indexed;
-}
-
-/** One patch through `git apply --cached` (3-way on failure); the changes, or the failure. */
-async function gitApply(repo: Repo, scratch: Scratch, patch: Series['patches'][number], i: number, out: Built): Promise<Map<string, Entry> | null> {
-  const text = patch.diffText.endsWith('\n') ? patch.diffText : `${patch.diffText}\n`;
-  const file = await scratch.write(`${i + 1}.patch`, text);
-  const io = { indexFile: scratch.indexFile };
-  try {
-    await repo.run(['apply', '--cached', '--', file], io);
-  } catch (e) {
-    if (!(e instanceof GitError) || e.kind !== 'failed') throw e;
-    const first = parseApplyError(e.stderr, patch.files);
-    const retry = await repo.run(['apply', '--cached', '--3way', '--', file], io).then(() => null, (e2: unknown) => e2);
-    if (retry) {
-      if (!(retry instanceof GitError) || retry.kind !== 'failed') throw retry;
-      out.failed = { patchMessageId: patch.messageId, patchIndex: i, ...first };
-      if (/applied patch to '.*' with conflicts/i.test(retry.stderr)) out.failed.reason += '; a 3-way merge conflicts too';
-      return null;
-    }
-    out.threeWay.push(patch.messageId);
-  }
-  const { entries, conflicted } = parseLsFiles(await repo.run(['ls-files', '-s', '-z'], io));
-  if (conflicted.length) {
-    out.failed = { patchMessageId: patch.messageId, patchIndex: i, file: conflicted[0], hunk: null, reason: 'the 3-way merge left conflicts in this file' };
-    return null;
-  }
-  return entries;
 }
 
 /**
@@ -205,15 +99,19 @@ async function gitApply(repo: Repo, scratch: Scratch, patch: Series['patches'][n
 async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scratch, opts: ApplyOptions): Promise<Built> {
   const paths = seriesPaths(series);
   const dirs = ancestorDirs(paths);
-  const ls = await repo.run(['ls-tree', '-t', '-z', '--full-tree', base.commit, '--', ...dirs.map((d) => (d ? `${d}/` : '.'))]);
-  const state = new TreeState(repo.objectFormat, (await repo.run(['rev-parse', `${base.commit}^{tree}`])).trim(), dirs, parseLsTree(ls));
+  // Independent reads run side by side: process start-up, not work, is most of their cost.
+  const [ls, rootTree, committer] = await Promise.all([
+    repo.run(['ls-tree', '-t', '-z', '--full-tree', base.commit, '--', ...dirs.map((d) => (d ? `${d}/` : '.'))]),
+    repo.run(['rev-parse', `${base.commit}^{tree}`]),
+    committerIdent(repo),
+  ]);
+  const state = new TreeState(repo.objectFormat, rootTree.trim(), dirs, parseLsTree(ls));
   const wanted = new Set<string>();
   for (const p of paths) {
     const e = state.get(p);
     if (e && /^100(644|755)$/.test(e.mode)) wanted.add(e.oid);
   }
   const contents = await readBlobs(repo, [...wanted]);
-  const committer = await committerIdent(repo);
   const now = new Date();
   const out: Built = { planned: [], objects: [], commits: [], failed: null, threeWay: [] };
   let indexed: Map<string, Entry> | null = null;
@@ -235,10 +133,14 @@ async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scra
         await writeObjects(repo, scratch, 'blob', out.objects);
         indexed = await startIndex(repo, scratch, state, paths);
       }
-      const entries = await gitApply(repo, scratch, patch, i, out);
-      if (!entries) return out;
-      changes = diffEntries(indexed, entries);
-      indexed = entries;
+      const r = await applyOnIndex(repo, scratch, patch, i + 1);
+      if ('failure' in r) {
+        out.failed = { patchMessageId: patch.messageId, patchIndex: i, ...r.failure };
+        return out;
+      }
+      if (r.threeWay) out.threeWay.push(patch.messageId);
+      changes = diffEntries(indexed, r.entries);
+      indexed = r.entries;
     }
     let tree: { root: string; objects: NewObject[] };
     try {
@@ -265,8 +167,12 @@ export async function applySeries(repo: Repo, series: Series, opts: ApplyOptions
   checkSeries(series);
   await cleanStale(repo.gitDir);
   const prefix = checkPrefix(opts.branchPrefix ?? DEFAULT_BRANCH_PREFIX);
-  const ref = await branchRef(repo, opts.branch ?? defaultBranchName(series, prefix));
-  const base = await chooseBase(repo, series, { base: opts.base, branchPrefix: prefix });
+  const [ref, base] = await Promise.all([
+    branchRef(repo, opts.branch ?? defaultBranchName(series, prefix)),
+    chooseBase(repo, series, { base: opts.base, branchPrefix: prefix }),
+  ]);
+  const oldValue = refValue(repo, ref);
+  oldValue.catch(() => undefined);
   const result: ApplyResult = {
     branch: ref,
     base: base.commit,
@@ -285,7 +191,7 @@ export async function applySeries(repo: Repo, series: Series, opts: ApplyOptions
       result.failed = built.failed;
       return result;
     }
-    const old = await refValue(repo, ref);
+    const old = await oldValue;
     const same = old ? await sameCommits(repo, ref, base.commit, built.planned) : null;
     let ids = built.commits;
     if (same) {
@@ -296,8 +202,8 @@ export async function applySeries(repo: Repo, series: Series, opts: ApplyOptions
         throw new InputError(repo.root, `${ref} is checked out; switch away from it or pass another --branch`);
       }
       const unique = [...new Map(built.objects.map((o) => [o.oid, o])).values()];
-      await writeObjects(repo, scratch, 'blob', unique);
-      await writeObjects(repo, scratch, 'tree', unique);
+      // Commits only after the blobs and trees they name exist.
+      await Promise.all([writeObjects(repo, scratch, 'blob', unique), writeObjects(repo, scratch, 'tree', unique)]);
       await writeObjects(repo, scratch, 'commit', unique);
       await moveBranch(repo, ref, ids[ids.length - 1], old, `kernel-review: apply ${series.title}`.replace(/[\r\n]/g, ' '));
     }

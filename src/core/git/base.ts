@@ -71,9 +71,8 @@ async function guess(repo: Repo, series: Series, opts: BaseOptions): Promise<Bas
   const date = seriesDate(series);
   const args = ['rev-list', `--max-count=${opts.maxCandidates ?? 1000}`];
   if (date) args.push(`--until=@${Math.floor(date.getTime() / 1000)}`);
+  // --all includes HEAD (also a detached one).
   args.push(`--exclude=refs/heads/${opts.branchPrefix}*`, '--all');
-  const head = await repo.resolveCommit('HEAD');
-  if (head) args.push(head);
   const commits = (await repo.run(args)).split('\n').filter(Boolean);
   let best: { commit: string; score: number } | null = null;
   // Newest first, in growing chunks: stop at the first commit that holds every blob.

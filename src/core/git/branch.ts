@@ -39,6 +39,8 @@ export function defaultBranchName(series: Series, prefix = DEFAULT_BRANCH_PREFIX
 export async function branchRef(repo: Repo, name: string): Promise<string> {
   const short = name.replace(/^refs\/heads\//, '');
   const ref = `refs/heads/${short}`;
+  // Names made of slug words under a checked prefix are valid by construction.
+  if (/^(?:[a-z0-9][a-z0-9_-]*\/)*[a-z0-9][a-z0-9-]*-v\d+$/.test(short) && !/\.lock(\/|$)/.test(short)) return ref;
   const ok = await repo.tryRun(['check-ref-format', ref]);
   if (ok === null || short.startsWith('-')) throw new InputError(repo.root, `'${name}' is not a valid branch name`);
   return ref;

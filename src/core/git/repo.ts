@@ -97,10 +97,12 @@ export class Repo {
     const abs = path.resolve(dir);
     if (!existsSync(abs)) throw new GitError('not-a-repo', `${abs} does not exist.`, [], '');
     const probe = new Repo(abs, '', 'sha1', log, env);
-    const out = await probe.run(['rev-parse', '--absolute-git-dir', '--is-bare-repository', '--show-object-format']);
-    const [gitDir, bare, format] = out.split('\n');
+    const out = await probe.run(['rev-parse', '--absolute-git-dir', '--is-bare-repository', '--show-object-format', '--is-inside-work-tree', '--show-cdup']);
+    const [gitDir, bare, format, inside, cdup] = out.split('\n');
     let root = gitDir;
-    if (bare !== 'true') root = (await probe.run(['rev-parse', '--show-toplevel'])).trim();
+    if (bare !== 'true') {
+      root = inside === 'true' ? path.resolve(abs, cdup ?? '') : (await probe.run(['rev-parse', '--show-toplevel'])).trim();
+    }
     return new Repo(root, gitDir, format === 'sha256' ? 'sha256' : 'sha1', log, env);
   }
 

@@ -207,10 +207,22 @@ test('every line of every patch is found at the tip where the remapping says (or
     };
     let mapped = 0;
     let outdated = 0;
+    let oldSide = 0;
     series.patches.forEach((patch, k) => {
       for (const f of patch.files) {
         if (!f.newPath) continue;
         for (const h of f.hunks) {
+          h.lines.forEach((l, li) => {
+            if (l.type !== 'del' || !f.oldPath || f.isDeleted) return;
+            // A comment on a removed line sits at the line that now follows the removal.
+            const at = remapToTip(series, k, f.oldPath, 'old', l.oldLine!);
+            assert.equal(at.side, 'old');
+            const next = h.lines.slice(li + 1).find((x) => x.newLine !== null);
+            if (at.outdated || !next) return;
+            const follow = remapToTip(series, k, f.newPath!, 'new', next.newLine!);
+            if (!follow.outdated) assert.deepEqual([at.path, at.line], [follow.path, follow.line]);
+            oldSide++;
+          });
           for (const l of h.lines) {
             if (l.newLine === null) continue;
             const at = remapToTip(series, k, f.newPath, 'new', l.newLine);
@@ -225,6 +237,7 @@ test('every line of every patch is found at the tip where the remapping says (or
       }
     });
     assert.ok(mapped > 50, `${name}: ${mapped} lines mapped`);
+    assert.ok(oldSide > 5, `${name}: ${oldSide} removed lines placed`);
     if (name.startsWith('liburing')) assert.ok(outdated > 0, 'later patches of the aarch64 series rewrite earlier lines');
   }
 });

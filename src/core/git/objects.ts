@@ -1,0 +1,52 @@
+/**
+ * Reading and writing objects in batches: blob contents with one
+ * `git cat-file --batch`, new objects with one `git hash-object -w` per type
+ * (which checks their format and must agree on their ids).
+ */
+import type { Scratch } from './cleanup';
+import { GitError, Repo } from './repo';
+import type { NewObject } from './tree';
+
+/** Reads blob contents by id. */
+export async function readBlobs(repo: Repo, oids: string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  if (oids.length === 0) return out;
+  const buf = await repo.runBuffer(['cat-file', '--batch'], oids.map((o) => `${o}\n`).join(''));
+  let pos = 0;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(10, pos);
+    if (nl < 0) break;
+    const [oid, type, size] = buf.subarray(pos, nl).toString('latin1').split(' ');
+    pos = nl + 1;
+    if (type === undefined || size === undefined) continue; // `<oid> missing`
+    const n = Number(size);
+    if (type === 'blob') out.set(oid, buf.subarray(pos, pos + n));
+    pos += n + 1;
+  }
+  return out;
+}
+
+/** Writes the objects of one type and checks git computed the same ids. */
+export async function writeObjects(repo: Repo, scratch: Scratch, type: NewObject['type'], objects: NewObject[]): Promise<void> {
+  const list = objects.filter((o) => o.type === type);
+  for (let start = 0; start < list.length; start += 500) {
+    const chunk = list.slice(start, start + 500);
+    const files = await Promise.all(chunk.map((o, i) => scratch.write(`${type}-${start + i}`, o.body)));
+    const out = (await repo.run(['hash-object', '-w', '-t', type, '--', ...files])).split('\n').filter(Boolean);
+    chunk.forEach((o, i) => {
+      if (out[i] !== o.oid) throw new GitError('failed', `git wrote ${type} ${out[i]} where ${o.oid} was expected.`, [], '');
+    });
+  }
+}
+
+/** `Name <email> <time> <zone>` of the committer, as git would use it. */
+export async function committerIdent(repo: Repo): Promise<string> {
+  try {
+    return (await repo.run(['var', 'GIT_COMMITTER_IDENT'])).trim();
+  } catch (e) {
+    if (e instanceof GitError && e.kind === 'failed') {
+      throw new GitError('failed', 'git has no committer identity: set user.name and user.email with git config.', e.args, e.stderr);
+    }
+    throw e;
+  }
+}
