@@ -99,8 +99,10 @@ export async function sendViaGit(text: string, opts: GitSendOptions): Promise<st
           return reject(new ReplyError('send-email-missing', 'The git send-email command is not installed (on Debian and Ubuntu it comes with the git-email package).'));
         }
         const line = out.split('\n').map((l) => l.trim()).filter((l) => l && !/^(OK\. Log says|Server:|MAIL FROM|RCPT TO|From:|To:|Cc:|Subject:|Date:|Message-I[dD]|In-Reply-To|References|X-Mailer|MIME|Content-|Result:)/i.test(l));
-        const why = line.find((l) => /error|fail|unable|refus|denied|fatal|died/i.test(l)) ?? line[line.length - 1] ?? `exit status ${err.code}`;
-        reject(new ReplyError('send-email-failed', `Sending with git send-email failed: ${why.replace(/\.$/, '')}.`));
+        const found = line.find((l) => /error|fail|unable|refus|denied|fatal|died/i.test(l)) ?? line[line.length - 1] ?? `exit status ${err.code}`;
+        // Perl's "at /usr/lib/git-core/git-send-email line 1674." and anything after the first sentence go to the log only.
+        const why = found.replace(/ at \S+ line \d+\.?$/, '').replace(/^(fatal|error):\s*/i, '').split(/(?<=\.)\s/)[0].replace(/\.$/, '');
+        reject(new ReplyError('send-email-failed', `Sending with git send-email failed: ${why}.`));
       });
       child.stdin?.end();
     });

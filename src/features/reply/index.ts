@@ -26,7 +26,8 @@ function parts(ctx: FeatureContext): ReplyParts {
     }
   };
   let me = '';
-  void identity().then((i) => (me = i.name || i.address), () => undefined);
+  // Off the activation path: spawning git takes milliseconds.
+  setTimeout(() => void identity().then((i) => (me = i.name || i.address), () => undefined), 1000);
   return {
     drafts: new DraftStore(path.join(root, 'drafts')),
     sent: new DraftStore(path.join(root, 'sent')),

@@ -1,6 +1,7 @@
 /// <reference types="mocha" />
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -49,7 +50,7 @@ suite('reply', () => {
     const editor = (await vscode.commands.executeCommand<vscode.TextEditor>('kernelReview.reply', { kind: 'patch', key: ROOT, messageId: PATCH }))!;
     assert.equal(editor.document.languageId, 'kernel-review-mail');
     const draft = editor.document.getText();
-    assert.match(draft, /^From: Jöhn Q\. Revïewer <john@example\.org>$/m);
+    assert.match(draft, /^From: "Jöhn Q\. Revïewer" <john@example\.org>$/m);
     assert.match(draft, /^Subject: Re: \[PATCH v2 1\/2\] splice: add splice\(2\) helpers$/m);
     assert.match(draft, /^> @@ -45,6 \+49,7 @@ struct io_uring_sqe \{\n>  \t\t\t__u16\tbuf_index;\n/m);
     assert.ok(draft.trimEnd().endsWith('Should splice_fd_in be __s32? It is a file descriptor.'), 'nothing quoted after the last comment');
@@ -103,7 +104,18 @@ suite('reply', () => {
     const editor = (await vscode.commands.executeCommand<vscode.TextEditor>('kernelReview.reply', { kind: 'patch', key: ROOT, messageId: PATCH }))!;
     const file = editor.document.uri.fsPath;
     const before = fs.readFileSync(file, 'utf8');
-    // Nothing listens on the port of the stopped server.
+    // Nothing listens on this port any more.
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const c = vscode.workspace.getConfiguration('kernelReview.reply');
+    await c.update('sendMethod', 'smtp', vscode.ConfigurationTarget.Workspace);
+    await c.update('smtp.host', '127.0.0.1', vscode.ConfigurationTarget.Workspace);
+    await c.update('smtp.port', port, vscode.ConfigurationTarget.Workspace);
+    await c.update('smtp.security', 'none', vscode.ConfigurationTarget.Workspace);
     reply.confirm = async () => true;
     const errors = await errorsDuring(api, () => vscode.commands.executeCommand('kernelReview.reply.send', editor.document.uri));
     assert.equal(errors.length, 1);

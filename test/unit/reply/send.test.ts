@@ -177,3 +177,25 @@ test('summary for the confirmation, and .eml export of exactly what would be sen
   assert.match(git.stdout, /^Email: john@example\.org$/m);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('git send-email failing to reach its server: one sentence, no Perl location, draft kept', async () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'sendemail-'));
+  const repo = path.join(home, 'tree');
+  mkdirSync(repo);
+  const env = gitEnv(home);
+  execFileSync('git', ['init', '-q'], { cwd: repo, env });
+  const sink = await startSink();
+  await sink.stop();
+  execFileSync('git', ['config', 'sendemail.smtpServer', '127.0.0.1'], { cwd: repo, env });
+  execFileSync('git', ['config', 'sendemail.smtpServerPort', String(sink.port)], { cwd: repo, env });
+  const store = new DraftStore(path.join(home, 'drafts'));
+  const text = await draft();
+  const saved = await store.save(text);
+  await assert.rejects(sendViaGit(text, { cwd: repo, env }), (e) => {
+    oneSentence(e, 'send-email-failed');
+    assert.doesNotMatch((e as Error).message, /line \d+|VALUES/);
+    return true;
+  });
+  assert.equal(await store.load(saved.id), text);
+  rmSync(home, { recursive: true, force: true });
+});
