@@ -31,6 +31,8 @@ export interface QuoteLine {
   kind: LineKind;
   /** For attribution lines: the name/address found in it. */
   who?: string;
+  /** Quoted with `|` rather than `>`. */
+  pipe?: boolean;
 }
 
 type State = 'BODY' | 'SIGNATURE' | 'OUTLOOK_HEAD';
@@ -137,7 +139,7 @@ export function parseQuotes(body: string): QuoteLine[] {
     else lines.push(l);
   }
   while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
-  const raw = lines.map(stripMarkers);
+  const raw: { depth: number; text: string; pipe?: boolean }[] = lines.map(stripMarkers);
   pipeQuoting(raw);
   const out: QuoteLine[] = [];
   let state: State = 'BODY';
@@ -196,7 +198,7 @@ export function parseQuotes(body: string): QuoteLine[] {
       out.push({ depth, text: raw[i].text, kind: 'attribution', who: attributionAuthor(text) });
       continue;
     }
-    out.push({ depth, text, kind: 'text' });
+    out.push({ depth, text, kind: 'text', ...(raw[i].pipe ? { pipe: true } : {}) });
   }
   return out;
 }
@@ -216,7 +218,7 @@ function signatureTail(raw: { depth: number; text: string }[], i: number): boole
  * `|`-quoting: a run of at least two lines starting with `|` (at the same `>`
  * depth) is one level deeper than its surroundings.
  */
-function pipeQuoting(raw: { depth: number; text: string }[]): void {
+function pipeQuoting(raw: { depth: number; text: string; pipe?: boolean }[]): void {
   for (let i = 0; i < raw.length; ) {
     if (!/^\|(?: |$)/.test(raw[i].text)) {
       i++;
@@ -225,7 +227,7 @@ function pipeQuoting(raw: { depth: number; text: string }[]): void {
     let j = i;
     while (j < raw.length && raw[j].depth === raw[i].depth && /^\|(?: |$)/.test(raw[j].text)) j++;
     if (j - i >= 2) {
-      for (let k = i; k < j; k++) raw[k] = { depth: raw[k].depth + 1, text: raw[k].text.replace(/^\| ?/, '') };
+      for (let k = i; k < j; k++) raw[k] = { depth: raw[k].depth + 1, text: raw[k].text.replace(/^\| ?/, ''), pipe: true };
     }
     i = j;
   }
