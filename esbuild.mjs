@@ -24,6 +24,8 @@ const builds = [
     outfile: 'dist/cli.js',
     banner: { js: '#!/usr/bin/env node' },
   },
+  // Decodes mail on worker threads during large imports (CLI and extension alike).
+  { ...common, entryPoints: ['src/import-worker.ts'], outfile: 'dist/import-worker.js' },
 ];
 
 /** Every `*.test.ts` under a folder, recursively. */

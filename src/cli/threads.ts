@@ -1,5 +1,6 @@
 import { CliCommand, ParsedArgs, CliIo } from './command';
 import { requireInputs } from './inputs';
+import { PUBLIC_INBOX_USAGE, resolveCliInputs } from './fetch';
 import { loadThreads } from '../core/load';
 import { ThreadJson, threadJson } from '../core/summary';
 
@@ -8,7 +9,8 @@ const usage = `usage: kernel-review threads <input>... [--json]
 List the threads in the inputs and the patch series each holds.
 
 Inputs: mbox files (mboxo or mboxrd), .mbox.gz, single messages (.eml, with or
-without a "From " line), Maildir folders, or - for standard input.
+without a "From " line), Maildir folders, - for standard input, or a Message-ID
+or lore URL (the thread is fetched from a public-inbox server and cached).
 
 Options:
   --json    print one JSON object: {"threads":[{"rootMessageId","subject",
@@ -17,7 +19,7 @@ Options:
             "date","files","trailers":[{"name","value","messageId"}]}]}]}]}
 
 Exit status: 0 success, 1 failure, 2 unusable input.
-`;
+` + PUBLIC_INBOX_USAGE;
 
 function trailerCounts(t: ThreadJson['series'][number]): string {
   const count = (name: string) => t.patches.reduce((n, p) => n + p.trailers.filter((x) => x.name === name).length, 0);
@@ -55,10 +57,10 @@ export const threadsCommand: CliCommand = {
   name: 'threads',
   summary: 'list the threads and patch series in the inputs',
   usage,
-  valueOptions: [],
+  valueOptions: ['public-inbox'],
   flagOptions: ['json'],
   async run(args: ParsedArgs, io: CliIo) {
-    const inputs = requireInputs(args, 'threads');
+    const inputs = await resolveCliInputs(requireInputs(args, 'threads'), args, io);
     const threads = (await loadThreads(inputs, { stdin: io.stdin, light: true, signal: io.signal })).map(threadJson);
     io.stdout.write(args.flags.has('json') ? `${JSON.stringify({ threads })}\n` : table(threads));
     return 0;

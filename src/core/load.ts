@@ -5,15 +5,12 @@
  * bodies are decoded only for mails that can carry a patch or trailers, and
  * dropped again once the patch's file list and trailers are taken from them.
  */
-import { InputError, MailMessage, Patch, PullRequest, SubjectInfo, Thread, Trailer } from './model';
+import { InputError, Thread } from './model';
 import { readMails } from './mail/read';
-import { parseMail } from './mail/parse';
 import { buildThreads } from './mail/thread';
-import { parseSubject } from './patch/subject';
-import { extractPatch } from './patch/extract';
-import { findReplyTrailers } from './patch/trailers';
-import { extractPull } from './patch/pull';
-import { CoverMeta, attachReplyTrailers, buildSeries, coverMetaOf } from './patch/series';
+import { attachReplyTrailers, buildSeries } from './patch/series';
+import { Item, itemOf } from './item';
+import { decodeInWorkers, defaultWorkers, workerScript } from './parallel';
 import { stitchUnthreaded } from './patch/stitch';
 
 export interface LoadOptions {
@@ -23,56 +20,30 @@ export interface LoadOptions {
   /** Called every 500 messages with the count so far. */
   onProgress?: (messages: number) => void;
   signal?: AbortSignal;
-}
-
-interface Item {
-  msg: MailMessage;
-  subject: SubjectInfo;
-  patch: Patch | null;
-  pull: PullRequest | null;
-  trailers: Trailer[];
-  coverMeta?: CoverMeta;
-}
-
-const MAY_NEED_BODY = /^(?:diff --git |Index: |--- |[A-Za-z-]+-by: |base-commit: |change-id: )/m;
-
-function mayNeedBody(bytes: Buffer, subject: SubjectInfo): boolean {
-  if (subject.isPull || (subject.isPatch && !subject.isReply)) return true;
-  // Cheap scan of the raw bytes: trailers, inline diffs, base64/QP bodies we cannot scan.
-  const text = bytes.toString('latin1');
-  return MAY_NEED_BODY.test(text) || /^Content-Transfer-Encoding:\s*(base64|quoted-printable)/im.test(text);
-}
-
-function lighten(p: Patch): Patch {
-  return {
-    ...p,
-    diffText: '',
-    commitBody: '',
-    notes: '',
-    files: p.files.map((f) => ({ ...f, hunks: [] })),
-  };
+  /** Worker threads for decoding in light mode (default: cores - 1, at most 4; 0 = none). */
+  workers?: number;
 }
 
 async function readItems(inputs: string[], opts: LoadOptions): Promise<Item[]> {
   const items: Item[] = [];
   const seen = new Set<string>();
-  for await (const raw of readMails(inputs, { stdin: opts.stdin })) {
-    if (opts.signal?.aborted) throw new Error('cancelled');
-    let msg = await parseMail(raw, { headersOnly: opts.light });
-    if (seen.has(msg.messageId)) continue;
-    seen.add(msg.messageId);
-    const subject = parseSubject(msg.subject);
-    if (opts.light && mayNeedBody(raw.bytes, subject)) msg = await parseMail(raw);
-    const isMember = !subject.isReply;
-    let patch = isMember && msg.body !== '' ? extractPatch(msg) : null;
-    const pull = subject.isPull || /are available in the [Gg]it repository at/.test(msg.body) ? extractPull(msg) : null;
-    const trailers = patch ? [] : findReplyTrailers(msg.body, msg.messageId);
-    const coverMeta = !patch && subject.isPatch && !subject.isReply ? coverMetaOf(msg.body) : undefined;
-    if (opts.light) {
-      if (patch) patch = lighten(patch);
-      msg = { ...msg, body: '', patchAttachments: [] };
-    }
-    items.push({ msg, subject, patch, pull, trailers, coverMeta });
+  const mails = readMails(inputs, { stdin: opts.stdin });
+  const workers = opts.workers ?? defaultWorkers();
+  const script = workerScript();
+  const source: AsyncIterable<Item> =
+    opts.light && workers > 0 && script
+      ? decodeInWorkers(mails, { light: true, workers, script, signal: opts.signal })
+      : (async function* () {
+          for await (const raw of mails) {
+            if (opts.signal?.aborted) throw new Error('cancelled');
+            yield await itemOf(raw, !!opts.light);
+          }
+        })();
+  for await (const item of source) {
+    // The same mail in two inputs (or twice in one archive) counts once.
+    if (seen.has(item.msg.messageId)) continue;
+    seen.add(item.msg.messageId);
+    items.push(item);
     if (opts.onProgress && items.length % 500 === 0) opts.onProgress(items.length);
   }
   return items;

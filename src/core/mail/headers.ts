@@ -28,32 +28,50 @@ export function headerEnd(bytes: Buffer): number {
   return i < 0 ? -1 : i + 1;
 }
 
-/** Splits the header block into unfolded fields; names are lower-cased, values raw (not decoded). */
-export function parseHeaderBlock(block: string): HeaderMap {
+/**
+ * Splits the header block into unfolded fields; names are lower-cased, values
+ * raw (not RFC 2047 decoded). With `wanted`, other fields (Received, DKIM, …,
+ * most of a list mail's header bytes) are skipped without being copied.
+ */
+export function parseHeaderBlock(block: string, wanted?: ReadonlySet<string>): HeaderMap {
   const map: HeaderMap = new Map();
   let name = '';
   let value = '';
+  let keep = false;
   const push = () => {
-    if (!name) return;
+    if (!name || !keep) return;
     const list = map.get(name);
     if (list) list.push(value);
     else map.set(name, [value]);
   };
-  for (const line of block.split('\n')) {
-    if (line === '') continue;
-    if ((line[0] === ' ' || line[0] === '\t') && name) {
-      value += ' ' + line.trim();
+  let pos = 0;
+  const n = block.length;
+  while (pos < n) {
+    let nl = block.indexOf('\n', pos);
+    if (nl < 0) nl = n;
+    const c = block.charCodeAt(pos);
+    if (nl === pos) {
+      pos = nl + 1;
       continue;
     }
-    const colon = line.indexOf(':');
-    if (colon <= 0 || /[\s]/.test(line.slice(0, colon))) {
+    if ((c === 32 || c === 9) && name) {
+      if (keep) value += ' ' + block.slice(pos, nl).trim();
+      pos = nl + 1;
+      continue;
+    }
+    const colon = block.indexOf(':', pos);
+    const fieldName = colon > pos && colon < nl ? block.slice(pos, colon) : '';
+    if (!fieldName || /\s/.test(fieldName)) {
       // Not a header line (garbage, or a broken continuation): keep it with the previous field.
-      if (name) value += ' ' + line.trim();
+      if (name && keep) value += ' ' + block.slice(pos, nl).trim();
+      pos = nl + 1;
       continue;
     }
     push();
-    name = line.slice(0, colon).toLowerCase();
-    value = line.slice(colon + 1).trim();
+    name = fieldName.toLowerCase();
+    keep = !wanted || wanted.has(name);
+    value = keep ? block.slice(colon + 1, nl).trim() : '';
+    pos = nl + 1;
   }
   push();
   return map;

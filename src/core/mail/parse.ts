@@ -4,7 +4,7 @@
  * HTML) goes through mailparser.
  */
 import { createHash } from 'node:crypto';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { MailMessage, RawMail } from '../model';
 import {
   HeaderMap,
@@ -22,8 +22,22 @@ import {
 
 const HEADER_START = /^(?:[!-9;-~]+:|\n)/;
 
+/** The header fields a MailMessage is built from; the rest of a list mail's headers are skipped. */
+const WANTED = new Set([
+  'message-id',
+  'in-reply-to',
+  'references',
+  'subject',
+  'from',
+  'to',
+  'cc',
+  'date',
+  'content-type',
+  'content-transfer-encoding',
+]);
+
 export interface ParseOptions {
-  /** Skip the body (for building a thread index): `body` is empty. */
+  /** Skip the body and the To/Cc lists (for building a thread index): `body` is empty. */
   headersOnly?: boolean;
 }
 
@@ -77,7 +91,7 @@ function syntheticId(raw: RawMail): string {
   return `<kpr-${h}@kernel-review.invalid>`;
 }
 
-function headerFields(h: HeaderMap, raw: RawMail): Omit<MailMessage, 'body' | 'patchAttachments'> {
+function headerFields(h: HeaderMap, raw: RawMail, light: boolean): Omit<MailMessage, 'body' | 'patchAttachments'> {
   const id = messageIdOf(first(h, 'message-id'));
   const refs = (h.get('references') ?? []).flatMap((v) => messageIds(v));
   const irt = messageIdOf(first(h, 'in-reply-to'));
@@ -89,21 +103,35 @@ function headerFields(h: HeaderMap, raw: RawMail): Omit<MailMessage, 'body' | 'p
     references: refs,
     subject: decodeWords(first(h, 'subject') ?? '').replace(/\s+/g, ' ').trim(),
     from: fromHeader ? parseAddress(fromHeader) : { name: '', address: '' },
-    to: parseAddressList(first(h, 'to')),
-    cc: parseAddressList((h.get('cc') ?? []).join(', ')),
+    to: light ? [] : parseAddressList(first(h, 'to')),
+    cc: light ? [] : parseAddressList((h.get('cc') ?? []).join(', ')),
     date: parseDate(first(h, 'date')),
     source: raw.source,
     index: raw.index,
   };
 }
 
+/** Quoted-printable to bytes (RFC 2045 6.7): soft breaks joined, `=XX` decoded, broken escapes kept. */
+export function decodeQuotedPrintable(bytes: Buffer): Buffer {
+  const text = bytes.toString('latin1').replace(/[ \t]+$/gm, '').replace(/=\n/g, '');
+  return Buffer.from(
+    text.replace(/=([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  );
+}
+
+/** Single-part text/plain bodies (nearly all list mail) are decoded here; null sends the mail to mailparser. */
 function fastBody(h: HeaderMap, bodyBytes: Buffer): string | null {
   const ct = first(h, 'content-type');
   const type = (ct ?? 'text/plain').split(';')[0].trim().toLowerCase();
   const cte = (first(h, 'content-transfer-encoding') ?? '').trim().toLowerCase();
   if (type !== 'text/plain' && type !== '') return null;
-  if (cte && cte !== '7bit' && cte !== '8bit' && cte !== 'binary') return null;
-  let text = decodeCharset(bodyBytes, param(ct, 'charset'));
+  let bytes = bodyBytes;
+  if (cte === 'quoted-printable') bytes = decodeQuotedPrintable(bodyBytes);
+  else if (cte === 'base64') bytes = Buffer.from(bodyBytes.toString('latin1').replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
+  else if (cte && cte !== '7bit' && cte !== '8bit' && cte !== 'binary') return null;
+  let text = decodeCharset(bytes, param(ct, 'charset'));
+  if (text.includes('\r')) text = text.replace(/\r\n/g, '\n');
   if ((param(ct, 'format') ?? '').toLowerCase() === 'flowed') text = unflow(text, (param(ct, 'delsp') ?? '').toLowerCase() === 'yes');
   return text;
 }
@@ -111,6 +139,8 @@ function fastBody(h: HeaderMap, bodyBytes: Buffer): string | null {
 async function slowBody(raw: RawMail): Promise<{ body: string; patchAttachments: string[] }> {
   let parsed: ParsedMail;
   try {
+    // Loaded on first use: most list mail never needs it, and it is the bulk of start-up time.
+    const { simpleParser } = await import('mailparser');
     parsed = await simpleParser(raw.bytes, { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
   } catch {
     // mailparser gave up (broken MIME): fall back to the raw body as text.
@@ -129,19 +159,42 @@ async function slowBody(raw: RawMail): Promise<{ body: string; patchAttachments:
   return { body: body.replace(/\r\n/g, '\n'), patchAttachments };
 }
 
-/** Decodes one raw message. Never throws on malformed mail: broken parts degrade to raw text. */
-export async function parseMail(raw: RawMail, opts: ParseOptions = {}): Promise<MailMessage> {
+/** A message whose headers are decoded and whose body is decoded only on request. */
+export interface LazyMail {
+  /** The message with an empty body and (in light mode) empty To/Cc. */
+  headers: MailMessage;
+  /** The raw body bytes (still transfer-encoded). */
+  rawBody: Buffer;
+  /** The Content-Transfer-Encoding, lower-cased ('' when absent). */
+  transferEncoding: string;
+  /** Decodes the body. */
+  decode(): Promise<MailMessage>;
+}
+
+export function parseMailLazy(raw: RawMail, opts: ParseOptions = {}): LazyMail {
   // Text without a header block (a reply copied out of a mail reader) is all body.
   const headerless = !HEADER_START.test(raw.bytes.subarray(0, 200).toString('latin1'));
   const end = headerless ? -1 : headerEnd(raw.bytes);
   const headerBytes = headerless ? Buffer.alloc(0) : end < 0 ? raw.bytes : raw.bytes.subarray(0, end);
   const bodyBytes = headerless ? raw.bytes : end < 0 ? Buffer.alloc(0) : raw.bytes.subarray(end + 1);
-  const h = parseHeaderBlock(decodeBytes(headerBytes));
-  const fields = headerFields(h, raw);
-  if (opts.headersOnly) return { ...fields, body: '', patchAttachments: [] };
-  const fast = fastBody(h, bodyBytes);
-  if (fast !== null) return { ...fields, body: fast, patchAttachments: [] };
-  return { ...fields, ...(await slowBody(raw)) };
+  const h = parseHeaderBlock(decodeBytes(headerBytes), WANTED);
+  const headers: MailMessage = { ...headerFields(h, raw, !!opts.headersOnly), body: '', patchAttachments: [] };
+  return {
+    headers,
+    rawBody: bodyBytes,
+    transferEncoding: (first(h, 'content-transfer-encoding') ?? '').trim().toLowerCase(),
+    async decode() {
+      const fast = fastBody(h, bodyBytes);
+      if (fast !== null) return { ...headers, body: fast };
+      return { ...headers, ...(await slowBody(raw)) };
+    },
+  };
+}
+
+/** Decodes one raw message. Never throws on malformed mail: broken parts degrade to raw text. */
+export async function parseMail(raw: RawMail, opts: ParseOptions = {}): Promise<MailMessage> {
+  const lazy = parseMailLazy(raw, opts);
+  return opts.headersOnly ? lazy.headers : lazy.decode();
 }
 
 /** Headers of a message, for callers that need more than MailMessage carries (e.g. the reply composer). */

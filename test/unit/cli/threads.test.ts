@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fixture, repoRoot } from '../fixtures';
+import { loadThreads } from '../../../src/core/load';
+import { threadJson } from '../../../src/core/summary';
 
 const cli = path.join(repoRoot(), 'dist', 'cli.js');
 
@@ -74,13 +76,14 @@ function mailFixtures(): string[] {
 
 const ID = /^<[^<>\s]+>$/;
 
-test('the JSON contract holds on every mail fixture', () => {
+test('the JSON contract holds on every mail fixture, light (index) and full imports agree', async () => {
   const files = mailFixtures();
   assert.ok(files.length > 80, `found ${files.length} mail fixtures`);
   for (const f of files) {
-    const r = run(['threads', '--json', f]);
-    assert.equal(r.code, 0, `${f}: ${r.stderr}`);
-    const { threads } = JSON.parse(r.stdout);
+    const light = (await loadThreads([f], { light: true, workers: 0 })).map(threadJson);
+    const full = (await loadThreads([f])).map(threadJson);
+    assert.deepEqual(light, full, `${f}: the thread index equals the full import`);
+    const { threads } = JSON.parse(JSON.stringify({ threads: light }));
     assert.ok(threads.length > 0, `${f}: no thread`);
     for (const t of threads) {
       assert.match(t.rootMessageId, ID, f);
