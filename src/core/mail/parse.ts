@@ -156,7 +156,13 @@ async function slowBody(raw: RawMail): Promise<{ body: string; patchAttachments:
   }
   let body = typeof parsed.text === 'string' ? parsed.text : '';
   if (!body && typeof parsed.html === 'string') body = parsed.html.replace(/<[^>]*>/g, '');
-  return { body: body.replace(/\r\n/g, '\n'), patchAttachments };
+  body = body.replace(/\r\n/g, '\n');
+  // mailparser folds inline text parts into `text`; a patch attachment belongs in patchAttachments only.
+  for (const a of patchAttachments) {
+    const at = a.trim() ? body.lastIndexOf(a.trim()) : -1;
+    if (at >= 0) body = (body.slice(0, at) + body.slice(at + a.trim().length)).replace(/\n{3,}$/, '\n');
+  }
+  return { body, patchAttachments };
 }
 
 /** A message whose headers are decoded and whose body is decoded only on request. */
