@@ -35,41 +35,6 @@ export interface ThreadContext {
   patches: Map<string, PatchIndex>;
   /** The thread's subject marks it as a patch (so a missing root is a patch mail). */
   rootIsPatch: boolean;
-  /** A message's text, quote markers removed, whitespace-normalised (cached). */
-  plainText: (id: string) => string;
-}
-
-/** The text of every present ancestor of a message: where its quotes can come from. */
-function ancestorsText(ctx: ThreadContext, id: string): string {
-  const parts: string[] = [];
-  for (let cur = ctx.thread.parentOf[id] ?? null; cur; cur = ctx.thread.parentOf[cur] ?? null) {
-    if (ctx.byId.has(cur)) parts.push(ctx.plainText(cur));
-    if (parts.length > 50) break;
-  }
-  return parts.join(' \n ');
-}
-
-/**
- * A mail client sometimes puts a `>` before the first line of the sender's own
- * answer. The last quoted line above the sender's text is taken back as theirs
- * when no mail of the thread contains it.
- */
-function unquoteOwnLines(lines: QuoteLine[], corpus: string): QuoteLine[] {
-  let out = lines;
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.depth !== 1 || l.kind !== 'text' || l.pipe) continue;
-    let j = i + 1;
-    while (j < lines.length && lines[j].kind === 'blank') j++;
-    if (j >= lines.length || lines[j].depth !== 0 || lines[j].kind !== 'text') continue;
-    const n = norm(l.text);
-    // Found whole, or its start found (the client altered the end: ":)" to an emoji, a stray "#"): quoted.
-    if (n.length < 15 || corpus.includes(n) || corpus.includes(n.slice(0, Math.max(12, Math.floor(n.length / 2))))) continue;
-    if (out === lines) out = [...lines];
-    out[i] = { ...l, depth: 0 };
-    for (let k = i + 1; k < j; k++) out[k] = { ...out[k], depth: 0 };
-  }
-  return out;
 }
 
 /** The k-th ancestor of a message (1 = parent), its id whether present or not. */
@@ -84,7 +49,6 @@ export function analyseReply(ctx: ThreadContext, msg: MailMessage): ReplyAnalysi
   const parentId = ctx.thread.parentOf[msg.messageId] ?? null;
   const parent = parentId ? ctx.byId.get(parentId) : undefined;
   if (parent && !lines.some((l) => l.depth > 0)) lines = restoreStrippedQuotes(lines, parseQuotes(parent.body));
-  if (parent) lines = unquoteOwnLines(lines, ancestorsText(ctx, msg.messageId));
 
   let ancestorPatchId: string | null = null;
   let missingAncestorId: string | null = null;

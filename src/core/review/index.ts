@@ -7,7 +7,6 @@ import { MailMessage, ReviewComment, Thread } from '../model';
 import { PatchIndex, indexPatch } from './anchor';
 import { ThreadContext, analyseReply } from './analyse';
 import { replyComments } from './conversation';
-import { norm, parseQuotes } from './quote';
 
 export { parseQuotes, restoreStrippedQuotes, attributionAuthor } from './quote';
 export type { QuoteLine, LineKind } from './quote';
@@ -28,16 +27,7 @@ export function extractComments(thread: Thread): ReviewComment[] {
       patches.set(p.messageId, indexPatch(p));
     }
   }
-  const plain = new Map<string, string>();
-  const plainText = (id: string) => {
-    let t = plain.get(id);
-    if (t === undefined) {
-      t = norm(parseQuotes(byId.get(id)?.body ?? '').map((l) => l.text).join(' '));
-      plain.set(id, t);
-    }
-    return t;
-  };
-  const ctx: ThreadContext = { thread, byId, patches, rootIsPatch: PATCH_SUBJECT.test(thread.subject), plainText };
+  const ctx: ThreadContext = { thread, byId, patches, rootIsPatch: PATCH_SUBJECT.test(thread.subject) };
   const known: Parameters<typeof replyComments>[2] = [];
   const recovered = new Set<string>();
   const out: ReviewComment[] = [];
