@@ -148,9 +148,8 @@ try {
       );
       t.core.push(
         await timeAsync(async () => {
-          const threads = await core.loadThreads([t.mbox]);
+          const [threads, repo] = await Promise.all([core.loadThreads([t.mbox]), core.Repo.open(t.repo, { env })]);
           const series = threads.flatMap((th) => th.series).find((s) => s.patches.length === PATCHES);
-          const repo = await core.Repo.open(t.repo, { env });
           const r = await core.applySeries(repo, series, { branch: `bench/core-${i}` });
           if (r.failed || r.commits.length !== PATCHES) throw new Error('in-process apply failed');
         }),

@@ -59,8 +59,7 @@ export const annotateCommand: CliCommand = {
   flagOptions: ['verbose'],
   async run(args, io) {
     const inputs = requireInputs(args, 'annotate');
-    const repo = await openTree(args, io);
-    const threads = await loadThreads(inputs, { stdin: io.stdin, signal: io.signal });
+    const [repo, threads] = await Promise.all([openTree(args, io), loadThreads(inputs, { stdin: io.stdin, signal: io.signal })]);
     const { thread, series } = pickSeries(threads, args, inputs);
     const r = await applySeries(repo, series, { base: option(args, 'base'), signal: io.signal });
     if (r.failed) {

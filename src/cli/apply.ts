@@ -71,7 +71,7 @@ function describeFailure(series: Series, r: ApplyResult): string {
 function text(series: Series, r: ApplyResult): string {
   const lines = [`base ${r.base.slice(0, 12)} (${r.baseSource}: ${r.baseDetail})`];
   if (r.failed) {
-    lines.push(describeFailure(series, r), `nothing was created; ${r.branch} is unchanged`);
+    lines.push(`nothing was created; ${r.branch} is unchanged`);
     return `${lines.join('\n')}\n`;
   }
   lines.push(`${r.unchanged ? 'already up to date' : 'created'}: ${r.branch} (${r.commits.length} commit${r.commits.length === 1 ? '' : 's'})`);
@@ -88,9 +88,11 @@ export const applyCommand: CliCommand = {
   flagOptions: ['json', 'verbose'],
   async run(args, io) {
     const inputs = requireInputs(args, 'apply');
-    const repo = await openTree(args, io);
-    const threads = await loadThreads(inputs, { stdin: io.stdin, signal: io.signal });
+    const [repo, threads] = await Promise.all([openTree(args, io), loadThreads(inputs, { stdin: io.stdin, signal: io.signal })]);
     const { series } = pickSeries(threads, args, inputs);
+    if (!series.complete) {
+      io.stderr.write(`kernel-review: warning: version ${series.version} of the series is incomplete (${series.patches.length} of ${series.total} patches); applying what is there\n`);
+    }
     const r = await applySeries(repo, series, { base: option(args, 'base'), branch: option(args, 'branch'), signal: io.signal });
     if (args.flags.has('json')) {
       const failed = r.failed ? { patchMessageId: r.failed.patchMessageId, file: r.failed.file, reason: r.failed.reason } : null;

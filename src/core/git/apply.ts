@@ -100,18 +100,13 @@ async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scra
   const paths = seriesPaths(series);
   const dirs = ancestorDirs(paths);
   // Independent reads run side by side: process start-up, not work, is most of their cost.
-  const [ls, rootTree, committer] = await Promise.all([
+  const [ls, rootTree, committer, contents] = await Promise.all([
     repo.run(['ls-tree', '-t', '-z', '--full-tree', base.commit, '--', ...dirs.map((d) => (d ? `${d}/` : '.'))]),
     repo.run(['rev-parse', `${base.commit}^{tree}`]),
     committerIdent(repo),
+    readBlobs(repo, paths.filter((p) => !p.includes('\n')).map((p) => `${base.commit}:${p}`)),
   ]);
   const state = new TreeState(repo.objectFormat, rootTree.trim(), dirs, parseLsTree(ls));
-  const wanted = new Set<string>();
-  for (const p of paths) {
-    const e = state.get(p);
-    if (e && /^100(644|755)$/.test(e.mode)) wanted.add(e.oid);
-  }
-  const contents = await readBlobs(repo, [...wanted]);
   const now = new Date();
   const out: Built = { planned: [], objects: [], commits: [], failed: null, threeWay: [] };
   let indexed: Map<string, Entry> | null = null;

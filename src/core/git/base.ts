@@ -68,6 +68,14 @@ async function scoreCandidates(repo: Repo, commits: string[], blobs: Map<string,
 async function guess(repo: Repo, series: Series, opts: BaseOptions): Promise<BaseChoice | null> {
   const blobs = preimageBlobs(series);
   if (blobs.size === 0) return null;
+  // HEAD first: when it holds every pre-image blob, the series applies there exactly.
+  const paths = [...blobs.keys()];
+  const rows = await repo
+    .run(['cat-file', '--batch-check=%(objectname)'], { input: ['HEAD', ...paths.map((p) => `HEAD:${p}`)].join('\n') + '\n' })
+    .then((o) => o.split('\n'), () => [] as string[]);
+  if (/^[0-9a-f]{40,64}$/.test(rows[0] ?? '') && paths.every((p, i) => (rows[i + 1] ?? '').startsWith(blobs.get(p)!))) {
+    return { commit: rows[0], source: 'guess', detail: `guessed from the patches' index lines: HEAD holds all ${blobs.size} pre-image blobs` };
+  }
   const date = seriesDate(series);
   const args = ['rev-list', `--max-count=${opts.maxCandidates ?? 1000}`];
   if (date) args.push(`--until=@${Math.floor(date.getTime() / 1000)}`);

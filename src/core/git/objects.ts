@@ -7,18 +7,18 @@ import type { Scratch } from './cleanup';
 import { GitError, Repo } from './repo';
 import type { NewObject } from './tree';
 
-/** Reads blob contents by id. */
-export async function readBlobs(repo: Repo, oids: string[]): Promise<Map<string, Buffer>> {
+/** Reads blob contents, keyed by blob id, for object names (`<oid>` or `<commit>:<path>`). */
+export async function readBlobs(repo: Repo, names: string[]): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
-  if (oids.length === 0) return out;
-  const buf = await repo.runBuffer(['cat-file', '--batch'], oids.map((o) => `${o}\n`).join(''));
+  if (names.length === 0) return out;
+  const buf = await repo.runBuffer(['cat-file', '--batch'], names.map((o) => `${o}\n`).join(''));
   let pos = 0;
   while (pos < buf.length) {
     const nl = buf.indexOf(10, pos);
     if (nl < 0) break;
     const [oid, type, size] = buf.subarray(pos, nl).toString('latin1').split(' ');
     pos = nl + 1;
-    if (type === undefined || size === undefined) continue; // `<oid> missing`
+    if (type === undefined || size === undefined || !/^\d+$/.test(size)) continue; // `<name> missing`
     const n = Number(size);
     if (type === 'blob') out.set(oid, buf.subarray(pos, pos + n));
     pos += n + 1;
