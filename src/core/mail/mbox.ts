@@ -63,79 +63,111 @@ function normalise(bytes: Buffer, rd: boolean): Buffer {
 
 /**
  * Splits a stream of bytes into messages. Yields each message as soon as the
- * next envelope line (or end of input) is seen.
+ * next envelope line (or end of input) is seen. Only `\nFrom ` positions are
+ * examined, so the cost is a memory search over the bytes, not a per-line loop.
  */
 export async function* splitMbox(chunks: AsyncIterable<Buffer>): AsyncGenerator<SplitMessage> {
   let pending: Buffer = Buffer.alloc(0);
   let parts: Buffer[] = [];
   let envelope: string | null = null;
-  let started = false;
+  let mode: 'start' | 'mbox' | 'single' = 'start';
   let rd = false;
-  let prevBlank = true;
 
   const flush = (unterminated: boolean): SplitMessage | null => {
-    if (!started) return null;
-    let body = Buffer.concat(parts);
+    if (mode === 'start') return null;
+    let body = parts.length === 1 ? parts[0] : Buffer.concat(parts);
     parts = [];
     // The blank line before the next envelope belongs to the mbox format.
     if (body.length >= 2 && body[body.length - 1] === NL && body[body.length - 2] === NL) body = body.subarray(0, body.length - 1);
-    else if (body.length >= 3 && body.subarray(body.length - 3).toString('latin1') === '\n\r\n') body = body.subarray(0, body.length - 2);
-    // Blank lines before the first envelope are not a message.
+    else if (body.length >= 3 && body[body.length - 1] === NL && body[body.length - 2] === 0x0d && body[body.length - 3] === NL) body = body.subarray(0, body.length - 2);
     if (envelope === null && body.toString('latin1').trim() === '') return null;
     return { bytes: normalise(body, rd), envelope, unterminated };
   };
+  const startEnvelope = (buf: Buffer, start: number, nl: number) => {
+    envelope = buf.subarray(start, nl).toString('latin1').replace(/\r$/, '');
+    rd = /^From mboxrd[@ ]/.test(envelope);
+  };
 
-  for await (const chunk of chunks) {
-    const buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    let pos = 0;
-    let runStart = 0; // start of lines accumulated for the current message
+  /** Looks for envelope lines in buf from `runStart` up to `settled`; returns the new runStart. */
+  const scan = function* (buf: Buffer, runStart: number, settled: number): Generator<SplitMessage, number> {
+    let from = runStart > 0 ? runStart - 1 : 0;
     for (;;) {
-      const nl = buf.indexOf(NL, pos);
+      const i = buf.indexOf('\nFrom ', from);
+      if (i < 0 || i >= settled) break;
+      const start = i + 1;
+      const nl = buf.indexOf(NL, start);
       if (nl < 0) break;
-      // A single message without an envelope is never split; an mbox splits at envelope lines.
-      const isFrom =
-        buf[pos] === 0x46 /* F */ &&
-        (!started || envelope !== null) &&
-        (isEnvelopeLine(buf, pos, nl) || (prevBlank && buf.subarray(pos, Math.min(nl, pos + 12)).toString('latin1') === 'From mboxrd@'));
-      if (isFrom) {
-        if (pos > runStart) parts.push(buf.subarray(runStart, pos));
+      const blankBefore = i >= 1 && (buf[i - 1] === NL || (buf[i - 1] === 0x0d && i >= 2 && buf[i - 2] === NL));
+      if (isEnvelopeLine(buf, start, nl) || (blankBefore && buf.subarray(start, start + 12).toString('latin1') === 'From mboxrd@')) {
+        parts.push(buf.subarray(runStart, start));
         const done = flush(false);
         if (done) yield done;
-        envelope = buf.subarray(pos, nl).toString('latin1').replace(/\r$/, '');
-        rd = /^From mboxrd[@ ]/.test(envelope);
-        started = true;
+        startEnvelope(buf, start, nl);
         runStart = nl + 1;
-        prevBlank = false;
-      } else if (!started && isBlankLine(buf, pos, nl)) {
-        // Blank lines before the first message are skipped, as git mailsplit does.
-        runStart = nl + 1;
-      } else {
-        if (!started) {
-          // No envelope before the first line: a single message (.eml).
-          started = true;
-          envelope = null;
-        }
-        const len = nl - pos;
-        prevBlank = len === 0 || (len === 1 && buf[pos] === 0x0d);
       }
-      pos = nl + 1;
+      from = nl;
     }
-    if (runStart < buf.length) {
-      // Keep everything after runStart; the part before `pos` is complete lines.
-      if (pos > runStart) parts.push(buf.subarray(runStart, pos));
-      pending = Buffer.from(buf.subarray(pos));
-    } else {
+    return runStart;
+  };
+
+  for await (const input of chunks) {
+    let chunk = input;
+    let runStart = 0;
+    if (mode === 'start') {
+      // Skip blank lines, then decide: an envelope line makes this an mbox, anything else one message.
+      chunk = pending.length ? Buffer.concat([pending, input]) : input;
       pending = Buffer.alloc(0);
+      let p = 0;
+      for (;;) {
+        const nl = chunk.indexOf(NL, p);
+        if (nl < 0) break;
+        if (isBlankLine(chunk, p, nl)) {
+          p = nl + 1;
+          continue;
+        }
+        if (isEnvelopeLine(chunk, p, nl)) {
+          mode = 'mbox';
+          startEnvelope(chunk, p, nl);
+          runStart = nl + 1;
+        } else {
+          mode = 'single';
+          runStart = p;
+        }
+        break;
+      }
+      if (mode === 'start') {
+        pending = Buffer.from(chunk);
+        continue;
+      }
+    } else if (pending.length) {
+      // The line that spans the chunk boundary: join just that line (the chunk itself is not copied).
+      const firstNl = chunk.indexOf(NL);
+      if (firstNl < 0) {
+        pending = Buffer.concat([pending, chunk]);
+        continue;
+      }
+      const boundary = Buffer.concat([pending, chunk.subarray(0, firstNl + 1)]);
+      pending = Buffer.alloc(0);
+      const rest = mode === 'mbox' ? yield* scan(boundary, 0, boundary.length) : 0;
+      if (rest < boundary.length) {
+        // The boundary line is content: its newline stays with the chunk, so a `\nFrom ` right after it is seen.
+        parts.push(boundary.subarray(rest, boundary.length - 1));
+        runStart = firstNl;
+      } else runStart = firstNl + 1;
     }
+    // Everything up to the last newline is settled; the partial line after it waits for more bytes.
+    const lastNl = chunk.lastIndexOf(NL);
+    const settled = lastNl < runStart ? runStart : lastNl;
+    if (mode === 'mbox') runStart = yield* scan(chunk, runStart, settled);
+    // Keep the unsettled tail, with the newline before it, so a `\nFrom ` across chunks is seen.
+    const keep = Math.max(runStart, settled);
+    if (keep > runStart) parts.push(chunk.subarray(runStart, keep));
+    pending = chunk.subarray(keep);
   }
   if (pending.length) {
-    if (!started) {
-      started = true;
-      envelope = null;
-    }
+    if (mode === 'start') mode = pending.toString('latin1').trim() ? 'single' : 'start';
     parts.push(pending);
   }
-  const last = pending.length > 0;
-  const done = flush(last && pending[pending.length - 1] !== NL);
+  const done = flush(pending.length > 0 && pending[pending.length - 1] !== NL);
   if (done) yield done;
 }

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every benchmark in this folder and prints their markdown sections.
+// Arguments after `--` go to every benchmark (e.g. `npm run bench -- --archive big.mbox.gz`).
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const here = import.meta.dirname;
+const only = process.env.BENCH ? process.env.BENCH.split(',') : null;
+let failed = 0;
+for (const f of readdirSync(here).filter((n) => n.endsWith('.mjs') && n !== 'run.mjs').sort()) {
+  if (only && !only.includes(f.replace(/\.mjs$/, ''))) continue;
+  console.error(`[bench] ${f}`);
+  const r = spawnSync(process.execPath, [join(here, f), ...process.argv.slice(2)], { stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+}
+process.exitCode = failed ? 1 : 0;
