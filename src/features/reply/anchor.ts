@@ -3,6 +3,8 @@
  * patch mail view (diff lines and commit message), or a file of the review
  * branch at a patch's commit (new side) or at its parent (old side).
  */
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MailMessage, Patch } from '../../core/model';
 import type { CommentAnchor } from '../../core/reply/compose';
@@ -63,8 +65,28 @@ function inTree(t: StoredThread, rev: string, file: string, line: number): LineT
   return undefined;
 }
 
+function headOf(tree: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', '--verify', 'HEAD'], { cwd: tree, encoding: 'utf8' }, (err, out) => resolve(err ? null : out.trim()));
+  });
+}
+
+/** The applied trees (with their threads) that hold a file of the user's checkout. */
+export function treesHolding(threads: StoredThread[], file: string): { t: StoredThread; tree: string }[] {
+  return threads.flatMap((t) => t.applied.filter((a) => file.startsWith(`${a.tree}${path.sep}`)).map((a) => ({ t, tree: a.tree })));
+}
+
 /** The patch coordinates of `line` (0-based) in `uri`, or undefined when the document is not a patch's. */
 export async function targetOf(store: ThreadStore, uri: vscode.Uri, line: number): Promise<LineTarget | undefined> {
+  if (uri.scheme === 'file') {
+    // A real file, when the checkout is at a review-branch commit.
+    for (const { t, tree } of treesHolding(await store.all(), uri.fsPath)) {
+      const head = await headOf(tree);
+      const hit = head && inTree(t, head, path.relative(tree, uri.fsPath).split(path.sep).join('/'), line + 1);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
   const ref = parseDocUri(uri);
   if (!ref) return undefined;
   if (ref.t === 'msg') {

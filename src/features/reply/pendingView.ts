@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { PendingComment, PendingStore } from '../../core/reply/pending';
 import { SCHEME } from '../comments/uris';
 import type { ThreadStore } from '../threads/store';
-import { targetOf } from './anchor';
+import { targetOf, treesHolding } from './anchor';
 
 export const PENDING_CONTROLLER = 'kernelReview.pending';
 
@@ -39,7 +39,12 @@ export class PendingComments implements vscode.Disposable {
   ) {
     this.controller.options = { prompt: 'Comment for your reply…', placeHolder: 'Your comment; it goes into the reply to this patch.' };
     this.controller.commentingRangeProvider = {
-      provideCommentingRanges: (doc) => (doc.uri.scheme === SCHEME ? [new vscode.Range(0, 0, Math.max(doc.lineCount - 1, 0), 0)] : []),
+      provideCommentingRanges: async (doc) => {
+        const all = [new vscode.Range(0, 0, Math.max(doc.lineCount - 1, 0), 0)];
+        if (doc.uri.scheme === SCHEME) return all;
+        if (doc.uri.scheme !== 'file') return [];
+        return treesHolding(await this.store.all(), doc.uri.fsPath).length ? all : [];
+      },
     };
   }
 
