@@ -63,6 +63,17 @@ export const feature: Feature = {
   register(ctx) {
     const cursor = ctx.own(new Cursor(() => ctx.index.list(), (k) => ctx.store.list().find((s) => s.key === k)?.subject ?? ''));
     ctx.own(ctx.index.onDidChange(() => cursor.update()));
+    // Opening a comment any other way (tree, thread page, comments panel) moves the cursor too.
+    ctx.own(vscode.window.onDidChangeTextEditorSelection(() => {
+      const here = fromActiveEditor(ctx.index.list());
+      const cur = ctx.index.list()[cursor.current];
+      const e = vscode.window.activeTextEditor;
+      const onCursor = !!cur && !!e && e.document.uri.toString() === cur.uri.toString() && e.selection.active.line === cur.line;
+      if (here >= 0 && !onCursor) {
+        cursor.current = here;
+        cursor.update();
+      }
+    }));
     ctx.api.navigation = cursor;
 
     const step = async (delta: number) => {

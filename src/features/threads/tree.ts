@@ -98,9 +98,10 @@ export class ThreadTree implements vscode.TreeDataProvider<Node> {
       const s = t?.thread.series.find((x) => x.version === n.version);
       const p = s?.patches.find((x) => x.messageId === n.messageId);
       const idx = p?.subject.index ?? null;
-      const item = new vscode.TreeItem(`${idx !== null && s ? `[${idx}/${s.total}] ` : ''}${p?.commitTitle ?? p?.subject.title ?? n.messageId}`, C.Collapsed);
       const status = t && s && p ? patchStatus(t, s, p) : 'not applied';
       const count = placed.filter((x) => x.patchMessageId === n.messageId).reduce((k, x) => k + x.comments.length, 0);
+      const title = `${idx !== null && s ? `[${idx}/${s.total}] ` : ''}${p?.commitTitle ?? p?.subject.title ?? n.messageId}`;
+      const item = new vscode.TreeItem(title, count ? C.Expanded : C.None);
       const rb = p ? p.trailers.filter((x) => /^(reviewed|acked)-by$/i.test(x.name)).length + (s?.replyTrailers[p.messageId]?.length ?? 0) : 0;
       item.description = `${status} · ${count} comment${count === 1 ? '' : 's'}${rb ? ` · ${rb} trailer${rb === 1 ? '' : 's'}` : ''}`;
       item.id = `p:${n.key}:${n.messageId}`;
