@@ -53,22 +53,37 @@ interface Anchored {
 
 const TRAILER_LINE = /^[A-Za-z0-9-]+: \S/;
 
-/** Commit message lines and the default anchor (last line of prose, above the trailers). */
-function commitLines(patch: Patch): { lines: string[]; lastProse: number } {
+/**
+ * Commit message lines and the default anchor: the last line of prose above
+ * the trailers that does not also occur in the diff (commit messages quote
+ * compiler output and code; such a line would be read as a diff quote).
+ */
+function commitLines(patch: Patch, inDiff: Set<string>): { lines: string[]; lastProse: number } {
   const lines = patch.commitBody.replace(/\r\n?/g, '\n').replace(/\s+$/, '').split('\n');
   let end = lines.length - 1;
   let i = end;
   while (i >= 0 && lines[i] !== '' && TRAILER_LINE.test(lines[i])) i--;
   if (i < end && (i < 0 || lines[i] === '')) end = i;
-  while (end >= 0 && lines[end].trim() === '') end--;
-  return { lines, lastProse: Math.max(end, 0) };
+  let at = end;
+  while (at >= 0 && (!/[A-Za-z]{3}/.test(lines[at]) || inDiff.has(lines[at].trim()))) at--;
+  if (at < 0) at = end;
+  while (at >= 0 && lines[at].trim() === '') at--;
+  return { lines, lastProse: Math.max(at, 0) };
+}
+
+/** Trimmed text of every diff line, to keep commit-message quotes from looking like diff quotes. */
+function diffTexts(diff: DiffIndex | null): Set<string> {
+  const out = new Set<string>();
+  for (const l of diff?.lines ?? []) if (l.kind === 'add' || l.kind === 'del' || l.kind === 'context') out.add(l.raw.slice(1).trim());
+  out.delete('');
+  return out;
 }
 
 function resolve(input: ComposeInput, diff: DiffIndex | null): { general: string[]; anchored: Anchored[] } {
   const src = input.source ?? 'comments';
   const general: string[] = [];
   const anchored: Anchored[] = [];
-  const commit = input.patch ? commitLines(input.patch) : null;
+  const commit = input.patch ? commitLines(input.patch, diffTexts(diff)) : null;
   input.comments.forEach((c, n) => {
     const where = `comment ${n + 1}`;
     const body = c.body.replace(/\r\n?/g, '\n').replace(/^\n+|\s+$/g, '');
@@ -127,9 +142,16 @@ function quoteDiff(diff: DiffIndex, at: number, prev: number | null): string[] {
   return out;
 }
 
-function quoteCommit(lines: string[], at: number, prev: number | null): string[] {
+function quoteCommit(lines: string[], at: number, prev: number | null, inDiff: Set<string>): string[] {
   const first = prev === null ? 0 : prev + 1;
   let start = Math.max(first, at - CONTEXT_LINES);
+  // Context that also occurs in the diff would make the quote look like a diff quote: start below it.
+  for (let i = at - 1; i >= start; i--) {
+    if (inDiff.has(lines[i].trim())) {
+      start = i + 1;
+      break;
+    }
+  }
   while (start < at && lines[start].trim() === '') start++;
   const out: string[] = [];
   if (start > first && lines.slice(first, start).some((l) => l.trim() !== '')) out.push(quote(SNIP));
@@ -156,10 +178,11 @@ export function composeBody(input: ComposeInput): string {
     const lines: string[] = [attribution(input.original)];
     let prevCommit: number | null = null;
     let prevDiff: number | null = null;
-    const commit = input.patch ? commitLines(input.patch).lines : [];
+    const inDiff = diffTexts(diff);
+    const commit = input.patch ? commitLines(input.patch, inDiff).lines : [];
     for (const a of anchored) {
       if (a.part === 0) {
-        lines.push(...quoteCommit(commit, a.at, prevCommit));
+        lines.push(...quoteCommit(commit, a.at, prevCommit, inDiff));
         prevCommit = a.at;
       } else if (diff) {
         lines.push(...quoteDiff(diff, a.at, prevDiff));
