@@ -3,6 +3,7 @@ import { UserError } from '../../platform/errors';
 import type { Feature, FeatureContext } from '../context';
 import { importInputs, pickInputs } from './import';
 import { pickThread } from './pick';
+import { scriptedOpen } from './scriptedOpen';
 import { type Node, ThreadTree } from './tree';
 
 function toPaths(arg: unknown): string[] | undefined {
@@ -68,5 +69,6 @@ export const feature: Feature = {
       await ctx.store.remove(key);
     });
     ctx.command('kernelReview.showLog', 'Show Log', () => ctx.log.show());
+    scriptedOpen(ctx);
   },
 };
