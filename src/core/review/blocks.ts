@@ -23,6 +23,7 @@ const TRAILER = /^\s*(?:[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-by|Fixes|Link|Closes
 /** A short line that can only be a name under a sign-off ("Jens", "-Sedat-", "	Ingo"). */
 const NAME = /^\s*[-~]?\s*[\p{L}][\p{L}.'-]*(?:\s+[\p{L}][\p{L}.'-]*){0,3}\s*[-~]?\s*$/u;
 
+const SALUTATION = /^\s*\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)?\s*,\s*$/u;
 const DASH_NAME = /^\s*[-~]\s*\p{L}[\p{L}.' ]{0,25}-?\s*$/u;
 
 function isTrailerLine(t: string): boolean {
@@ -95,8 +96,8 @@ function trimBlock(lines: QuoteLine[], depth: number, start: number, end: number
   }
   skipBlankBack();
   if (e < s) return null;
-  // A lone "-ritesh" / "-Dave." / "~Sedat" is a signature, not a comment.
-  if (s === e && DASH_NAME.test(text(s))) return null;
+  // A lone "-ritesh" / "-Dave." / "~Sedat" is a signature, a lone "Dylan," a salutation: not comments.
+  if (s === e && (DASH_NAME.test(text(s)) || SALUTATION.test(text(s)))) return null;
   const body = lines
     .slice(s, e + 1)
     .map((l) => l.text)

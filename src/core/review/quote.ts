@@ -39,7 +39,7 @@ type State = 'BODY' | 'SIGNATURE' | 'OUTLOOK_HEAD';
 
 const QUOTE_PREFIX = /^(?:[ \t]?>)+ ?/;
 const SNIP =
-  /^\s*(?:\[\s*(?:\.{2,}|…|snip(?:ped)?|trimmed|cut)\s*\]|<\s*(?:snip(?:ped)?|\.{3,})\s*>|\.{3,}|-+\s*snip\s*-+|\[\s*\.\.\.\s*snip\s*\.\.\.\s*\])\s*$/i;
+  /^\s*(?:\[\s*(?:\.{2,}|…|snip(?:ped)?\s*\.*|trimmed|cut)\s*\]|<\s*(?:snip(?:ped)?|\.{3,})\s*>|\.{3,}|-+\s*snip\s*-+|\[\s*\.\.\.\s*snip\s*\.\.\.\s*\])\s*$/i;
 const OUTLOOK = /^\s*-{3,}\s*Original Message\s*-{3,}\s*$/i;
 const OUTLOOK_FIELD = /^\s*(?:From|Sent|To|Cc|Subject|Date):/i;
 const STRONG_ATTRIB = [
