@@ -132,6 +132,16 @@ const CASES: Record<string, Case> = {
     answer: '<1226501681-24923-1-git-send-email-bda@mnsspb.ru>',
     comments: parseCommentsJson(readFixture('t5100-utf8.comments.json'), 't5100-utf8.comments.json'),
   },
+  // The commit message quotes compiler output whose code lines also occur in the diff.
+  compatGuard: {
+    mbox: 'io_uring-register-compat-guard.mbox',
+    answer: '<80eceef8-b2d7-47e8-9ef9-7264249dedbb@kernel.dk>',
+    comments: [
+      { kind: 'commit-message', body: 'Please trim the compiler output to the first error.' },
+      { kind: 'line', file: 'io_uring/register.c', side: 'new', line: 17, body: 'Keep the includes sorted.' },
+      { kind: 'line', file: 'io_uring/register.c', side: 'old', line: 281, body: 'The braces go away here; fine.' },
+    ],
+  },
   // Patch 2/8 of an 8-patch series with 38 mails.
   iomap: {
     mbox: 'iomap-async-dio-perf-v4.mbox',
