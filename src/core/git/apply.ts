@@ -197,9 +197,8 @@ export async function applySeries(repo: Repo, series: Series, opts: ApplyOptions
         throw new InputError(repo.root, `${ref} is checked out; switch away from it or pass another --branch`);
       }
       const unique = [...new Map(built.objects.map((o) => [o.oid, o])).values()];
-      // Commits only after the blobs and trees they name exist.
-      await Promise.all([writeObjects(repo, scratch, 'blob', unique), writeObjects(repo, scratch, 'tree', unique)]);
-      await writeObjects(repo, scratch, 'commit', unique);
+      // All at once: a run killed here leaves only unreachable objects, which git fsck calls dangling.
+      await Promise.all((['blob', 'tree', 'commit'] as const).map((t) => writeObjects(repo, scratch, t, unique)));
       await moveBranch(repo, ref, ids[ids.length - 1], old, `kernel-review: apply ${series.title}`.replace(/[\r\n]/g, ' '));
     }
     result.commits = series.patches.map((p, i) => ({ patchMessageId: p.messageId, sha: ids[i] }));
