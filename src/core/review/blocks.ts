@@ -16,7 +16,7 @@ export interface Block {
   body: string;
 }
 
-const GREETING = /^(?:hi|hello|hey|dear|hallo|hola|greetings|morning|good (?:morning|afternoon|evening))(?:\s+[\p{L}.'-]+){0,3}\s*[,.!:]?\s*$/iu;
+const GREETING = /^(?:hi|hello|hey|dear|hallo|hola|greetings|morning|good (?:morning|afternoon|evening))[,!]?(?:\s+[\p{L}.'-]+){0,3}\s*[,.!:]?\s*$/iu;
 const SIGNOFF =
   /^(?:thanks?(?: you)?(?: again)?(?: a lot)?|many thanks|thx|cheers|regards|best(?: regards| wishes)?|kind regards|br|sincerely|greetings|ciao)\b[^.?]{0,30}[,.!]?\s*$/i;
 const TRAILER = /^\s*(?:[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-by|Fixes|Link|Closes|Cc|CC|Reported|Suggested|Signed-off-by):\s+\S/;

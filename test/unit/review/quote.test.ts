@@ -126,6 +126,8 @@ test('signatures ("-- " and below) and greetings/sign-offs alone are not comment
     assert.ok(!c.body.includes('Pavel Begunkov\n') && !c.body.endsWith('Pavel Begunkov'), 'signature stripped');
     assert.ok(!/Thanks!\s*metze\s*$/.test(c.body), 'sign-off stripped');
   }
+  // "Hi, Jens," (with a comma after "Hi", as io_uring-register-compat-guard has it) alone is a greeting too.
+  assert.deepEqual(blocksAt(parseQuotes('Hi, Jens,\n\nOn Wed, Jan 17, 2024 Jens Axboe wrote:\n> text\n'), 0), []);
   const metze = comments.filter((c) => c.messageId === '<c1d203e2-a31a-2e61-fc2f-4b144209e0cc@samba.org>');
   assert.equal(metze.length, 3);
   assert.equal(ws(metze[2].body), 'Can you please add BUILD_BUG_SQE_ELEM() checks for the new elements in io_uring_init()?');
