@@ -132,9 +132,8 @@ export function renderMail(text: string, opts: RenderOptions = {}, label = 'the 
     if (lower === 'bcc' || GENERATED.includes(lower)) continue;
     if (ADDRESS_HEADERS.includes(lower)) {
       out += foldHeader(h.name, encodeAddressList(addresses({ headers: [h], body: '' }, h.name, label)), eol);
-    } else if (lower === 'subject') {
-      out += foldHeader(h.name, encodeUnstructured(h.value), eol);
     } else {
+      // Subject and any other text header: readable ASCII words, encoded-words where needed.
       out += foldHeader(h.name, encodeUnstructured(h.value), eol);
     }
   }
