@@ -235,10 +235,15 @@ export interface SegmentInput {
  * A quoted `-- ` (the patch's own tail) below the diff makes it general.
  */
 export function segmentAnchor(s: SegmentInput, from: number, to: number, minDepth: number): Anchor | null {
+  let quotedSince = false;
   for (let k = to; k >= from; k--) {
     const l = s.lines[k];
-    // What lies above a snip mark is not directly above the comment.
-    if (l.kind === 'snip') return null;
+    // What lies above a snip mark is not directly above the comment (unless nothing quoted follows the snip).
+    if (l.kind === 'snip') {
+      if (quotedSince) return null;
+      continue;
+    }
+    if (l.kind === 'text' && l.depth > minDepth) quotedSince = true;
     if (l.depth <= minDepth) continue;
     if (l.kind === 'signature' && (l.text === '-- ' || l.text === '--')) {
       return { kind: 'general', patchMessageId: s.idx?.patch.messageId ?? s.quotedPatchId, file: null, side: null, line: null };

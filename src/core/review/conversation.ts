@@ -33,12 +33,16 @@ export function replyComments(ctx: ThreadContext, a: ReplyAnalysis, known: Known
     let from = to;
     while (from >= 0 && !(a.lines[from].depth <= d && a.lines[from].kind === 'text')) from--;
     from++;
-    // Only what follows the last snip mark is directly above the block.
+    // Only what follows the last snip mark is directly above the block, unless nothing quoted
+    // follows it ("> +foo\n[...]\ncomment": the rest of the hunk was cut below the line meant).
+    let quotedSince = false;
     for (let k = to; k >= from; k--) {
-      if (a.lines[k].kind === 'snip') {
+      const l = a.lines[k];
+      if (l.kind === 'snip' && quotedSince) {
         from = k + 1;
         break;
       }
+      if (l.kind === 'text' && l.depth > d) quotedSince = true;
     }
     let anchor = segmentAnchor(seg, from, to, d);
     const answered = findAnswered(ctx, a, known, from, to, d);
