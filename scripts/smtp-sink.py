@@ -5,7 +5,7 @@ Writes each message it accepts, byte for byte as received after DATA (dot-stuffi
 undone), to <out>/<n>.eml and its envelope to <out>/<n>.json. Prints
 "PORT <n>" on stdout once it listens, then runs until stdin closes or it is killed.
 
-usage: smtp-sink.py --out DIR [--auth USER:PASS [--auth-only PLAIN|LOGIN]] [--tls CERT KEY]
+usage: smtp-sink.py --out DIR [--auth USER:PASS [--auth-only PLAIN|LOGIN]] [--tls CERT KEY [--implicit-tls]]
                     [--refuse-rcpt ADDR]... [--no-8bitmime]
 """
 import argparse
@@ -48,6 +48,7 @@ def main():
     ap.add_argument('--out', required=True)
     ap.add_argument('--auth')
     ap.add_argument('--tls', nargs=2, metavar=('CERT', 'KEY'))
+    ap.add_argument('--implicit-tls', action='store_true', help='TLS from the first byte (port 465 style) instead of STARTTLS')
     ap.add_argument('--refuse-rcpt', action='append', default=[])
     ap.add_argument('--no-8bitmime', action='store_true')
     ap.add_argument('--auth-only', choices=['PLAIN', 'LOGIN'])
@@ -62,13 +63,17 @@ def main():
                 and auth_data.password.decode() == password
             return AuthResult(success=ok, handled=False)
 
-        kwargs.update(authenticator=authenticator, auth_require_tls=bool(a.tls))
+        kwargs.update(authenticator=authenticator, auth_require_tls=bool(a.tls) and not a.implicit_tls)
         if a.auth_only:
             kwargs.update(auth_exclude_mechanism=[m for m in ('PLAIN', 'LOGIN') if m != a.auth_only])
+    ctl_kwargs = {}
     if a.tls:
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ctx.load_cert_chain(a.tls[0], a.tls[1])
-        kwargs.update(tls_context=ctx, require_starttls=True)
+        if a.implicit_tls:
+            ctl_kwargs['ssl_context'] = ctx
+        else:
+            kwargs.update(tls_context=ctx, require_starttls=True)
 
     class Server(SMTP):
         async def push(self, status):
@@ -84,7 +89,7 @@ def main():
     probe.bind(('127.0.0.1', 0))
     port = probe.getsockname()[1]
     probe.close()
-    ctl = Ctl(Sink(a.out, a.refuse_rcpt), hostname='127.0.0.1', port=port, **kwargs)
+    ctl = Ctl(Sink(a.out, a.refuse_rcpt), hostname='127.0.0.1', port=port, **ctl_kwargs, **kwargs)
     ctl.start()
     print('PORT %d' % port, flush=True)
     try:

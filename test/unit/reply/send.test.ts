@@ -58,7 +58,7 @@ test('SMTP: the server receives exactly the rendered draft, envelope from the he
   }
 });
 
-test('SMTP: STARTTLS then AUTH PLAIN, and AUTH LOGIN, against a server with a self-signed certificate', async () => {
+test('SMTP: STARTTLS then AUTH PLAIN, and AUTH LOGIN, and TLS from the start, against a server with a self-signed certificate', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'smtp-tls-'));
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
@@ -76,6 +76,14 @@ test('SMTP: STARTTLS then AUTH PLAIN, and AUTH LOGIN, against a server with a se
     } finally {
       await sink.stop();
     }
+  }
+  // TLS from the first byte (port 465 style).
+  const sink = await startSink(['--tls', cert, key, '--implicit-tls', '--auth', 'john:s3cret']);
+  try {
+    await sendViaSmtp(text, plain(sink.port, { security: 'tls', user: 'john', password: 's3cret', ca: readFileSync(cert) }));
+    assert.ok(sink.received()[0].bytes.equals(renderMail(text, { eol: '\r\n' })), 'implicit TLS');
+  } finally {
+    await sink.stop();
   }
   rmSync(dir, { recursive: true, force: true });
 });
