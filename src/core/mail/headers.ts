@@ -1,11 +1,10 @@
 /**
  * Fast header parsing: enough to thread and index a list archive without
- * decoding bodies. RFC 2047 encoded words are decoded with libmime (the decoder
- * mailparser itself uses), so the fast path and the full parse agree.
+ * decoding bodies. RFC 2047 encoded words are decoded here with the platform's
+ * TextDecoder; libmime (the decoder mailparser uses) is loaded only for
+ * charsets TextDecoder does not know.
  */
 import { Address } from '../model';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const libmime: { decodeWords(s: string): string } = require('libmime');
 
 export type HeaderMap = Map<string, string[]>;
 
@@ -81,14 +80,61 @@ export function first(h: HeaderMap, name: string): string | undefined {
   return h.get(name)?.[0];
 }
 
-/** Decodes RFC 2047 words; never throws (a broken word stays as written). */
-export function decodeWords(value: string): string {
-  if (!value.includes('=?')) return value;
+const ENCODED_WORD = /=\?([^?\s*]+)(?:\*[^?\s]*)?\?([BbQq])\?([^?\s]*)\?=/g;
+
+function wordBytes(enc: string, text: string): Buffer {
+  if (enc === 'B' || enc === 'b') return Buffer.from(text, 'base64');
+  const q = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return Buffer.from(q, 'latin1');
+}
+
+function libmimeDecode(value: string): string {
   try {
-    return libmime.decodeWords(value);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('libmime') as { decodeWords(s: string): string }).decodeWords(value);
   } catch {
     return value;
   }
+}
+
+/**
+ * Decodes RFC 2047 words; never throws (a broken word stays as written).
+ * Adjacent words are joined before decoding, so a character split across two
+ * words survives, and the white space between them is dropped (RFC 2047 6.2).
+ */
+export function decodeWords(value: string): string {
+  if (!value.includes('=?')) return value;
+  let out = '';
+  let last = 0;
+  let run: { charset: string; bytes: Buffer[] } | null = null;
+  const flushRun = (): boolean => {
+    if (!run) return true;
+    const label = run.charset.toLowerCase();
+    let text: string;
+    try {
+      text = new TextDecoder(label === 'utf8' ? 'utf-8' : label, { fatal: label !== 'utf-8' && label !== 'utf8' }).decode(Buffer.concat(run.bytes));
+    } catch {
+      return false;
+    }
+    out += text;
+    run = null;
+    return true;
+  };
+  for (const m of value.matchAll(ENCODED_WORD)) {
+    const between = value.slice(last, m.index);
+    const adjacent = run !== null && /^\s*$/.test(between);
+    if (!adjacent) {
+      if (!flushRun()) return libmimeDecode(value);
+      out += between;
+    }
+    const charset = m[1];
+    if (run && run.charset.toLowerCase() !== charset.toLowerCase() && !flushRun()) return libmimeDecode(value);
+    if (!run) run = { charset, bytes: [] };
+    run.bytes.push(wordBytes(m[2], m[3]));
+    last = m.index + m[0].length;
+  }
+  if (!flushRun()) return libmimeDecode(value);
+  return out + value.slice(last);
 }
 
 /** Every `<…>` token in a header, in order. */
