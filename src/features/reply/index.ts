@@ -28,8 +28,13 @@ function parts(ctx: FeatureContext): ReplyParts {
   let me = '';
   // Off the activation path: spawning git takes milliseconds.
   setTimeout(() => void identity().then((i) => (me = i.name || i.address), () => undefined), 1000);
+  const draftsFolder = path.join(root, 'drafts');
+  const changed = ctx.own(new vscode.EventEmitter<void>());
+  const watcher = ctx.own(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(draftsFolder), '*.eml')));
+  for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) ctx.own(on(() => changed.fire()));
   return {
-    drafts: new DraftStore(path.join(root, 'drafts')),
+    drafts: new DraftStore(draftsFolder),
+    onDidChangeDrafts: changed.event,
     sent: new DraftStore(path.join(root, 'sent')),
     pending,
     view: ctx.own(new PendingComments(pending, ctx.store, () => me || 'You')),

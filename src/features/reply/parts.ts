@@ -15,6 +15,8 @@ export interface ReplyParts {
   cwd(): string | undefined;
   identity(): Promise<{ name: string; address: string }>;
   openDraft(file: string): Promise<vscode.TextEditor>;
+  /** Fires when a draft is created, saved, sent or deleted (for a list of drafts in a view). */
+  onDidChangeDrafts: vscode.Event<void>;
   /** Asks before sending, showing From, To, Cc and Subject; true to send. */
   confirm(detail: string): Promise<boolean>;
 }
