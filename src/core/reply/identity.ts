@@ -21,7 +21,7 @@ export function gitConfigReader(cwd?: string, env: NodeJS.ProcessEnv = process.e
 }
 
 const NO_IDENTITY =
-  'No sender identity is configured: set git sendemail.from, or user.name and user.email, or the reply "from" setting.';
+  'No sender identity is configured: set git sendemail.from, or user.name and user.email, or give it (--from, or the kernelReview.reply.from setting).';
 
 /** Parses `Name <addr>` given by the user; throws a one-sentence error when it is unusable. */
 export function parseIdentity(text: string, where: string): Address {
@@ -33,7 +33,7 @@ export function parseIdentity(text: string, where: string): Address {
 }
 
 export async function resolveIdentity(opts: { override?: string | null; readConfig?: GitConfigReader; cwd?: string }): Promise<Address> {
-  if (opts.override && opts.override.trim()) return parseIdentity(opts.override.trim(), 'the "from" setting');
+  if (opts.override && opts.override.trim()) return parseIdentity(opts.override.trim(), 'the given sender');
   const read = opts.readConfig ?? gitConfigReader(opts.cwd);
   const from = await read('sendemail.from');
   if (from) return parseIdentity(from, 'git config sendemail.from');
