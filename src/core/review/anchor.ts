@@ -32,6 +32,8 @@ export interface PatchIndex {
   patch: Patch;
   entries: Entry[];
   byKey: Map<string, number[]>;
+  /** Entries by squeezed key, built on first use. */
+  squeezed: () => Map<string, number[]>;
   /** Commit title, body and notes, whitespace-normalised. */
   commitText: string;
 }
@@ -57,7 +59,21 @@ export function indexPatch(patch: Patch): PatchIndex {
     else byKey.set(e.key, [i]);
   });
   const commitText = norm(`${patch.commitTitle}\n${patch.commitBody}\n${patch.notes}`);
-  return { patch, entries, byKey, commitText };
+  let sq: Map<string, number[]> | null = null;
+  const squeezed = () => {
+    if (!sq) {
+      sq = new Map();
+      entries.forEach((e, i) => {
+        if (e.what !== 'line') return;
+        const k = squeeze(e.key);
+        const list = sq!.get(k);
+        if (list) list.push(i);
+        else sq!.set(k, [i]);
+      });
+    }
+    return sq;
+  };
+  return { patch, entries, byKey, squeezed, commitText };
 }
 
 /** The lookup key of a quoted line, or null when it cannot be a diff line. */
@@ -79,7 +95,10 @@ function candidates(idx: PatchIndex, key: string): number[] {
   const exact = idx.byKey.get(key);
   if (exact) return exact.length > MAX_CANDIDATES ? exact.slice(0, MAX_CANDIDATES) : exact;
   // Thunderbird's ">   +\tfoo": the diff marker after extra spaces.
-  if (/^ [+-] /.test(key)) return candidates(idx, key[1] + key.slice(3));
+  if (/^ [+-]/.test(key)) {
+    const signed = candidates(idx, key[1] + key.slice(2).replace(/^ /, ''));
+    if (signed.length) return signed;
+  }
   // A line the mail client split: the quote is the start of the original.
   const sign = key.charAt(0);
   if (key.length < 14 || sign === '@' || sign === 'F') return [];
@@ -88,7 +107,15 @@ function candidates(idx: PatchIndex, key: string): number[] {
     const e = idx.entries[i];
     if (e.what === 'line' && e.key.charAt(0) === sign && e.key.startsWith(key)) out.push(i);
   }
+  if (out.length) return out;
+  // A mailer that turned tabs or non-breaking spaces into "?": compare without them.
+  if (key.includes('??')) return idx.squeezed().get(squeeze(key)) ?? [];
   return out;
+}
+
+/** A key without whitespace and "?" (for quotes whose mailer replaced blanks by "?"). */
+export function squeeze(key: string): string {
+  return key.replace(/[\s?]+/g, '');
 }
 
 /** The lookup key of every quoted line of a reply (null for own text and non-diff lines). */
