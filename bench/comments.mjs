@@ -44,13 +44,21 @@ const median = (xs) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 async function once() {
+  const c0 = cpu();
   const t0 = performance.now();
   const threads = await core.loadThreads([MBOX]);
   const t1 = performance.now();
+  const c1 = cpu();
   const comments = threads.flatMap((t) => core.extractComments(t));
   const t2 = performance.now();
-  return { load: t1 - t0, extract: t2 - t1, total: t2 - t0, threads, comments };
+  const c2 = cpu();
+  return { load: t1 - t0, extract: t2 - t1, total: t2 - t0, cpu: { load: c1 - c0, extract: c2 - c1, total: c2 - c0 }, threads, comments };
 }
 
 const warm = await once();
@@ -67,13 +75,14 @@ for (let i = 0; i < Math.min(RUNS, 7); i++) {
 }
 
 console.log(`### Speed: ${path.relative(root, MBOX)} (${messages} messages, ${fs.statSync(MBOX).size} bytes, ${warm.comments.length} comments)\n`);
-console.log('| stage | median | min | max |');
-console.log('|---|---|---|---|');
+console.log('| stage | median wall | min wall | max wall | median CPU (user+sys) |');
+console.log('|---|---|---|---|---|');
 for (const k of ['load', 'extract', 'total']) {
   const xs = runs.map((r) => r[k]);
-  console.log(`| ${k === 'load' ? 'read + parse + thread (loadThreads)' : k === 'extract' ? 'quote parsing + anchoring (extractComments)' : 'mbox to anchored comments, in-process'} | ${ms(median(xs))} | ${ms(Math.min(...xs))} | ${ms(Math.max(...xs))} |`);
+  const cs = runs.map((r) => r.cpu[k]);
+  console.log(`| ${k === 'load' ? 'read + parse + thread (loadThreads)' : k === 'extract' ? 'quote parsing + anchoring (extractComments)' : 'mbox to anchored comments, in-process'} | ${ms(median(xs))} | ${ms(Math.min(...xs))} | ${ms(Math.max(...xs))} | ${ms(median(cs))} |`);
 }
-console.log(`| \`kernel-review comments --json\`, end to end | ${ms(median(cliTimes))} | ${ms(Math.min(...cliTimes))} | ${ms(Math.max(...cliTimes))} |`);
+console.log(`| \`kernel-review comments --json\`, end to end | ${ms(median(cliTimes))} | ${ms(Math.min(...cliTimes))} | ${ms(Math.max(...cliTimes))} | – |`);
 console.log(`\n${RUNS} in-process runs after one warm-up, ${cliTimes.length} CLI runs.\n`);
 
 console.log('### Accuracy and precision on the labelled threads\n');
