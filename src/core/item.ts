@@ -43,7 +43,7 @@ export async function itemOf(raw: RawMail, light: boolean): Promise<Item> {
   const lazy = parseMailLazy(raw, { headersOnly: light });
   const subject = parseSubject(lazy.headers.subject);
   let msg = !light || mayNeedBody(lazy, subject) ? await lazy.decode() : lazy.headers;
-  let patch = !subject.isReply && msg.body !== '' ? extractPatch(msg) : null;
+  let patch = !subject.isReply && msg.body !== '' ? extractPatch(msg, { light }) : null;
   const pull = subject.isPull || /are available in the [Gg]it repository at/.test(msg.body) ? extractPull(msg) : null;
   const trailers = patch ? [] : findReplyTrailers(msg.body, msg.messageId, { from: msg.from });
   const coverMeta = !patch && subject.isPatch && !subject.isReply ? coverMetaOf(msg.body) : undefined;

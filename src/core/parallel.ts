@@ -37,7 +37,8 @@ export function workerScript(): string | null {
 export function defaultWorkers(): number {
   const env = Number(process.env.KERNEL_REVIEW_WORKERS);
   if (Number.isInteger(env) && env >= 0) return env;
-  return Math.max(1, Math.min(4, availableParallelism() - 1 || 1));
+  // The main thread only reads, splits and assembles; decoding is the work, so use every core.
+  return Math.max(1, Math.min(4, availableParallelism()));
 }
 
 function pack(id: number, light: boolean, mails: RawMail[]): WorkerBatch {

@@ -154,7 +154,7 @@ function parseHunk(hunkLines: string[]): Hunk | null {
   };
 }
 
-function parseSection(sec: Section): DiffFile {
+function parseSection(sec: Section, withHunks: boolean): DiffFile {
   const f: DiffFile = {
     oldPath: null, newPath: null, path: '', isNew: false, isDeleted: false, isRename: false,
     isBinary: false, oldMode: null, newMode: null, oldBlob: null, newBlob: null, hunks: [],
@@ -201,15 +201,21 @@ function parseSection(sec: Section): DiffFile {
   f.oldPath = f.isNew ? null : (oldP ?? newP ?? null);
   f.newPath = f.isDeleted ? null : (newP ?? oldP ?? null);
   f.path = f.newPath ?? f.oldPath ?? '';
-  f.hunks = sec.hunks.map(parseHunk).filter((h): h is Hunk => h !== null);
+  if (withHunks) f.hunks = sec.hunks.map(parseHunk).filter((h): h is Hunk => h !== null);
   return f;
 }
 
+export interface ParseDiffOptions {
+  /** Parse the hunks (default); without them, only the files and their headers (for a thread index). */
+  hunks?: boolean;
+}
+
 /** Parses the diff part of a patch into files, hunks and numbered lines. */
-export function parseDiff(text: string): DiffFile[] {
+export function parseDiff(text: string, opts: ParseDiffOptions = {}): DiffFile[] {
+  const withHunks = opts.hunks !== false;
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return splitSections(lines)
     .filter((s) => s.hunks.length > 0 || s.lines.some((l) => /^(diff |Index: |--- )/.test(l)))
-    .map(parseSection);
+    .map((sec) => parseSection(sec, withHunks));
 }
