@@ -4,7 +4,8 @@
  * line is in that patch.
  */
 import { MailMessage, Thread } from '../model';
-import { PatchIndex, QuoteCoord, matchLines, patchScore, quoteCoords, quotedKeys } from './anchor';
+import { PatchIndex, matchLines, patchScore, quotedKeys } from './anchor';
+import { QuoteCoord, quoteCoords } from './coords';
 import { Block, blocksAt } from './blocks';
 import { QuoteLine, norm, parseQuotes, restoreStrippedQuotes } from './quote';
 
