@@ -1,5 +1,6 @@
 import { CliCommand, CliIo, ParsedArgs, option } from './command';
 import { requireInputs } from './inputs';
+import { PUBLIC_INBOX_USAGE, resolveCliInputs } from './fetch';
 import { loadThreads, requireThread } from '../core/load';
 import { formatAddress } from '../core/mail/headers';
 import { ReviewComment, Thread } from '../core/model';
@@ -22,7 +23,7 @@ Options:
 
 Without --json the comments are grouped by patch and file.
 Exit status: 0 success, 1 failure, 2 unusable input.
-`;
+` + PUBLIC_INBOX_USAGE;
 
 interface CommentJson {
   id: string;
@@ -105,10 +106,10 @@ export const commentsCommand: CliCommand = {
   name: 'comments',
   summary: "list reviewers' comments, anchored to the patch lines they address",
   usage,
-  valueOptions: ['thread'],
+  valueOptions: ['thread', 'public-inbox'],
   flagOptions: ['json'],
   async run(args: ParsedArgs, io: CliIo) {
-    const inputs = requireInputs(args, 'comments');
+    const inputs = await resolveCliInputs(requireInputs(args, 'comments'), args, io);
     let threads = await loadThreads(inputs, { stdin: io.stdin, signal: io.signal });
     const wanted = option(args, 'thread');
     if (wanted) threads = [requireThread(threads, wanted, inputs)];
