@@ -7,10 +7,11 @@
 // build. Otherwise it runs the same suites in code-server (VS Code's server + web workbench) through
 // scripts/vscode-offline/code-shim.js; `bash scripts/ci-vscode.sh` installs what that needs.
 //
-// usage: node scripts/run-integration.mjs [--mode auto|desktop|server] [--only main,reload,ui]
+//   bench   out/test/integration/bench   (only when asked: bench/extension.mjs)
+// usage: node scripts/run-integration.mjs [--mode auto|desktop|server] [--only main,reload,ui,bench]
 // Run `npm run build` first (npm test does).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -86,6 +87,7 @@ const env = {
   CHROMIUM_PATH: chromium,
   VSC_TEST_TIMEOUT: process.env.VSC_TEST_TIMEOUT ?? '300',
   KERNEL_REVIEW_IT_TMP: tmp,
+  ...(process.env.KERNEL_REVIEW_BENCH_MBOX ? { KERNEL_REVIEW_BENCH_MBOX: process.env.KERNEL_REVIEW_BENCH_MBOX } : {}),
 };
 Object.assign(process.env, env);
 
@@ -110,6 +112,7 @@ async function suite(name) {
 const results = {};
 if (only.has('main')) results.main = await suite('main');
 if (only.has('reload')) results.reload = only.has('main') && !results.main ? (log('suite reload: skipped, main failed'), false) : await suite('reload');
+if (only.has('bench')) results.bench = await suite('bench');
 if (only.has('ui')) {
   if (mode === 'server' || serverReady().length === 0) {
     const r = spawnSync(process.execPath, [path.join(root, 'scripts/vscode-offline/ui-test.js'),
@@ -120,6 +123,9 @@ if (only.has('ui')) {
   } else {
     log('ui test: skipped (it drives the web workbench and needs code-server + chromium: bash scripts/ci-vscode.sh)');
   }
+}
+if (process.env.KERNEL_REVIEW_IT_RESULTS && existsSync(path.join(tmp, 'bench.json'))) {
+  copyFileSync(path.join(tmp, 'bench.json'), process.env.KERNEL_REVIEW_IT_RESULTS);
 }
 if (!process.env.KERNEL_REVIEW_IT_KEEP) rmSync(tmp, { recursive: true, force: true });
 const failed = Object.entries(results).filter(([, ok]) => !ok).map(([n]) => n);

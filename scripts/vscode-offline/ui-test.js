@@ -43,7 +43,7 @@ async function startServer(tmp) {
   return { proc, url };
 }
 
-async function palette(page, title) {
+async function palette(page, title, attempts = 6) {
   // The extension's commands appear once the extension host has read its manifest: retry until then.
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
@@ -54,7 +54,7 @@ async function palette(page, title) {
       await page.locator(`.quick-input-list .monaco-list-row:has-text("${title}")`).first().waitFor({ timeout: 10000 });
       break;
     } catch (e) {
-      if (attempt === 6) throw e;
+      if (attempt >= attempts) throw e;
       await page.keyboard.press('Escape');
     }
   }
@@ -112,7 +112,8 @@ async function toast(page, text, timeout = 60000) {
     await toast(page, 'Applied 1 patch');
     log('applied');
 
-    await palette(page, 'View: Close Panel').catch(() => {}); // the Comments panel opens by itself: give the editor room
+    // the Comments panel opens by itself: give the editor room
+    await palette(page, 'View: Hide Panel', 1).catch(() => page.keyboard.press('Escape'));
     await palette(page, 'View: Show Kernel Review');
     const row = page.locator(`.pane-body .monaco-list-row:has-text("${COMMENT}")`).first();
     await row.waitFor({ timeout: 30000 });

@@ -1,6 +1,4 @@
 import * as vscode from 'vscode';
-import { applySeries } from '../../core/git/apply';
-import { chooseBase } from '../../core/git/base';
 import type { Repo } from '../../core/git/repo';
 import type { Series } from '../../core/model';
 import { CancelledError, UserError } from '../../platform/errors';
@@ -8,6 +6,12 @@ import type { Feature, FeatureContext } from '../context';
 import type { AppliedSeries, StoredThread } from '../threads/model';
 import { pickThread } from '../threads/pick';
 import { openTree } from './tree';
+
+/** The git engine, loaded on first use so that activation does not pay for simple-git. */
+const git = () => ({
+  ...(require('../../core/git/apply') as typeof import('../../core/git/apply')),
+  ...(require('../../core/git/base') as typeof import('../../core/git/base')),
+});
 
 /** Arguments the command accepts: a thread key, a tree node, or (scripts, tests) explicit choices. */
 interface ApplyArgs {
@@ -35,7 +39,7 @@ async function pickSeries(t: StoredThread, version?: number): Promise<Series | u
 
 /** Shows the base that would be used (base-commit, guess, HEAD) and lets the user change it. */
 async function pickBase(repo: Repo, series: Series, prefix: string): Promise<string | undefined> {
-  const choice = await chooseBase(repo, series, { branchPrefix: prefix });
+  const choice = await git().chooseBase(repo, series, { branchPrefix: prefix });
   const items: (vscode.QuickPickItem & { base?: string; other?: boolean })[] = [
     { label: `$(check) ${choice.commit.slice(0, 12)}`, description: choice.source, detail: choice.detail, base: choice.commit },
   ];
@@ -64,7 +68,7 @@ async function run(ctx: FeatureContext, args: ApplyArgs): Promise<AppliedSeries 
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
-        return await applySeries(repo, series, {
+        return await git().applySeries(repo, series, {
           base,
           branchPrefix: cfg.reviewBranchPrefix,
           trailers: { link: cfg.addTrailersOnApply, replyTrailers: cfg.addTrailersOnApply },

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { Repo } from '../../core/git/repo';
+import type { Repo } from '../../core/git/repo';
 import { UserError } from '../../platform/errors';
 import type { FeatureContext } from '../context';
 
 /** The kernel tree: `kernelReview.tree`, else the first workspace folder that is a git repository. */
 export async function openTree(ctx: FeatureContext): Promise<Repo> {
+  const { Repo } = require('../../core/git/repo') as typeof import('../../core/git/repo'); // loaded on first use
   const logger = (l: string) => ctx.log.info('git', l);
   const configured = ctx.config().tree;
   if (configured) {

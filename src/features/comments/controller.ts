@@ -28,19 +28,55 @@ export class ReviewComments implements vscode.Disposable {
     this.sync();
   }
 
+  private syncing: Promise<void> = Promise.resolve();
+
+  /**
+   * Brings the CommentThreads in step with the index: unchanged conversations keep their thread (and its
+   * expanded state); new ones are created in slices so a large import never blocks the extension host.
+   */
   private sync(): void {
-    for (const t of this.threads.values()) t.dispose();
-    this.threads.clear();
-    for (const p of this.index.list()) this.threads.set(p.id, this.create(p));
+    this.syncing = this.syncing.then(async () => {
+      const want = new Map(this.index.list().map((p) => [p.id, p]));
+      for (const [id, t] of this.threads) {
+        const p = want.get(id);
+        if (!p || !this.same(t, p)) {
+          t.dispose();
+          this.threads.delete(id);
+        }
+      }
+      let slice = performance.now();
+      for (const [id, p] of want) {
+        if (this.threads.has(id)) continue;
+        this.threads.set(id, this.create(p));
+        if (performance.now() - slice > 15) {
+          await new Promise<void>((r) => setImmediate(r));
+          slice = performance.now();
+        }
+      }
+    });
+  }
+
+  /** Resolves once the threads match the index. */
+  whenSynced(): Promise<void> {
+    return this.syncing;
+  }
+
+  private same(t: vscode.CommentThread, p: PlacedThread): boolean {
+    return t.uri.toString() === p.uri.toString() && t.range?.start.line === p.line && t.comments.length === p.comments.length
+      && t.contextValue === `kernelReview.thread${p.outdated ? '.outdated' : ''}` && t.label === this.labelOf(p);
   }
 
   private create(p: PlacedThread): vscode.CommentThread {
     const t = this.controller.createCommentThread(p.uri, new vscode.Range(p.line, 0, p.line, 0), p.comments.map(toComment));
-    t.label = `${p.label}${p.outdated && !p.label.includes('outdated') ? ' (outdated)' : ''}`;
+    t.label = this.labelOf(p);
     t.canReply = false;
     t.contextValue = `kernelReview.thread${p.outdated ? '.outdated' : ''}`;
     t.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
     return t;
+  }
+
+  private labelOf(p: PlacedThread): string {
+    return `${p.label}${p.outdated && !p.label.includes('outdated') ? ' (outdated)' : ''}`;
   }
 
   /** The live CommentThread of a placed conversation (tests and navigation use it). */

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { Repo } from '../../core/git/repo';
 import type { Log } from '../../platform/log';
 import type { ThreadStore } from '../threads/store';
 import { renderMail } from './mailview';
@@ -16,6 +15,7 @@ export class ReviewDocuments implements vscode.TextDocumentContentProvider {
     const ref = parseDocUri(uri);
     if (!ref) throw new Error(`${uri.toString()} is not a Kernel Review document.`);
     if (ref.t === 'git') {
+      const { Repo } = require('../../core/git/repo') as typeof import('../../core/git/repo'); // loaded on first use
       const repo = await Repo.open(ref.tree, { logger: (l) => this.log.info('git', l) });
       return repo.run(['show', `${ref.rev}:${ref.file}`]);
     }

@@ -34,6 +34,7 @@ export const feature: Feature = {
     ctx.command('kernelReview.openComment', 'Open Comment', async (id?: string | { commentId?: string }) => {
       const key = typeof id === 'string' ? id : id?.commentId;
       await ctx.index.whenReady();
+      await comments.whenSynced();
       const p = key ? ctx.index.find(key) : undefined;
       if (!p) throw new UserError(`The comment ${key ?? ''} is not among the imported threads.`.replace('  ', ' '));
       await revealPlaced(p, comments);

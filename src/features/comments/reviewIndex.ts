@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { Repo } from '../../core/git/repo';
 import type { Log } from '../../platform/log';
 import type { ThreadStore } from '../threads/store';
 import { type PlacedThread, comparePlaced, placeThreads } from './locate';
@@ -7,6 +6,8 @@ import { type PlacedThread, comparePlaced, placeThreads } from './locate';
 /** Every placed conversation of every imported thread, recomputed when the store changes. */
 export class ReviewIndex implements vscode.Disposable {
   private items: PlacedThread[] = [];
+  private byThread = new Map<string, PlacedThread[]>();
+  private byId = new Map<string, PlacedThread>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
@@ -26,8 +27,23 @@ export class ReviewIndex implements vscode.Disposable {
         const all: PlacedThread[] = [];
         const stored = await this.store.all();
         const heads = await this.heads(stored.flatMap((t) => t.applied.map((a) => a.tree)));
-        for (const t of stored) all.push(...placeThreads(t, (tree, sha) => heads.get(tree) === sha));
+        let slice = performance.now();
+        for (const t of stored) {
+          all.push(...placeThreads(t, (tree, sha) => heads.get(tree) === sha));
+          if (performance.now() - slice > 20) {
+            await new Promise<void>((r) => setImmediate(r)); // big imports: keep the extension host responsive
+            slice = performance.now();
+          }
+        }
         this.items = all.sort((a, b) => (a.threadKey === b.threadKey ? comparePlaced(a, b) : a.threadKey < b.threadKey ? -1 : 1));
+        this.byThread = new Map();
+        this.byId = new Map();
+        for (const p of this.items) {
+          const list = this.byThread.get(p.threadKey);
+          if (list) list.push(p);
+          else this.byThread.set(p.threadKey, [p]);
+          for (const c of p.comments) this.byId.set(c.id, p);
+        }
         void vscode.commands.executeCommand('setContext', 'kernelReview.hasComments', all.length > 0);
         this.changed.fire();
       } catch (e) {
@@ -40,6 +56,8 @@ export class ReviewIndex implements vscode.Disposable {
   /** HEAD of each tree, to know whether a review branch is checked out (then comments go on the real files). */
   private async heads(trees: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
+    if (!trees.length) return out;
+    const { Repo } = require('../../core/git/repo') as typeof import('../../core/git/repo'); // loaded on first use
     for (const tree of new Set(trees)) {
       try {
         const repo = await Repo.open(tree, { logger: (l) => this.log.trace('git', l) });
@@ -61,7 +79,12 @@ export class ReviewIndex implements vscode.Disposable {
 
   /** The conversation holding comment `id` (first or answer). */
   find(id: string): PlacedThread | undefined {
-    return this.items.find((p) => p.id === id || p.comments.some((c) => c.id === id));
+    return this.byId.get(id);
+  }
+
+  /** The placed conversations of one imported thread, in order. */
+  ofThread(key: string): readonly PlacedThread[] {
+    return this.byThread.get(key) ?? [];
   }
 
   dispose(): void {

@@ -61,7 +61,7 @@ async function openSource(p: PlacedThread): Promise<vscode.TextEditor> {
 export const feature: Feature = {
   name: 'navigation',
   register(ctx) {
-    const cursor = ctx.own(new Cursor(() => ctx.index.list(), (k) => ctx.store.list().find((s) => s.key === k)?.subject ?? ''));
+    const cursor = ctx.own(new Cursor(() => ctx.index.list(), (k) => ctx.store.summary(k)?.subject ?? ''));
     ctx.own(ctx.index.onDidChange(() => cursor.update()));
     // Opening a comment any other way (tree, thread page, comments panel) moves the cursor too.
     ctx.own(vscode.window.onDidChangeTextEditorSelection(() => {

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { renderMail } from '../../core/reply/draft';
+import { renderMail, withDate } from '../../core/reply/draft';
+import { formatRfc5322Date } from '../../core/reply/headers';
 import { exportEml, sendViaGit, sendViaSmtp, summarize } from '../../core/reply/send';
 import { CancelledError, UserError } from '../../platform/errors';
 import type { FeatureContext } from '../context';
@@ -28,10 +29,10 @@ export function registerDraftCommands(ctx: FeatureContext, p: ReplyParts): void 
   };
 
   ctx.command('kernelReview.reply.send', 'Send Reply', async (uri?: vscode.Uri) => {
-    const { file, text } = await current(uri);
+    const { file, text: composed } = await current(uri);
     const s = (() => {
       try {
-        return summarize(text);
+        return summarize(composed);
       } catch (e) {
         throw asUserError(e);
       }
@@ -40,6 +41,8 @@ export function registerDraftCommands(ctx: FeatureContext, p: ReplyParts): void 
     const how = settings.sendMethod === 'smtp' ? `SMTP ${settings.smtp.host}:${settings.smtp.port}` : 'git send-email';
     const detail = [`From: ${s.from}`, `To: ${s.to.join(', ')}`, `Cc: ${s.cc.join(', ') || '—'}`, ...(s.bcc.length ? [`Bcc: ${s.bcc.join(', ')}`] : []), `Subject: ${s.subject}`, '', `Sent with ${how}.`].join('\n');
     if (!(await p.confirm(detail))) throw new CancelledError();
+    // Dated when sent, as mutt does; the copy kept in sent/ is what went out, byte for byte.
+    const text = withDate(composed, formatRfc5322Date(new Date(), -new Date().getTimezoneOffset()));
     try {
       if (settings.sendMethod === 'smtp') {
         if (!settings.smtp.host) throw new UserError('Set kernelReview.reply.smtp.host to send through SMTP, or switch kernelReview.reply.sendMethod to git-send-email.');

@@ -1,12 +1,16 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadThreads } from '../../core/load';
 import { InputError, type ReviewComment, type Thread } from '../../core/model';
-import { extractComments } from '../../core/review';
 import { CancelledError } from '../../platform/errors';
 import type { FeatureContext } from '../context';
 import type { StoredThread } from './model';
+
+/** The mail pipeline, loaded on first import so that activation does not pay for mailparser & co. */
+const pipeline = () => ({
+  ...(require('../../core/load') as typeof import('../../core/load')),
+  ...(require('../../core/review') as typeof import('../../core/review')),
+});
 
 /** Yields to the event loop so other extensions and the UI protocol keep running during big imports. */
 const yieldNow = () => new Promise<void>((r) => setImmediate(r));
@@ -31,7 +35,7 @@ export async function importInputs(ctx: FeatureContext, inputs: string[]): Promi
         const t0 = Date.now();
         let threads: Thread[];
         try {
-          threads = await loadThreads(inputs, {
+          threads = await pipeline().loadThreads(inputs, {
             signal: abort.signal,
             onProgress: (n) => progress.report({ message: `${n} messages read` }),
           });
@@ -44,7 +48,7 @@ export async function importInputs(ctx: FeatureContext, inputs: string[]): Promi
         let last = Date.now();
         for (const [i, thread] of threads.entries()) {
           if (token.isCancellationRequested) throw new CancelledError();
-          items.push({ thread, comments: extractComments(thread) });
+          items.push({ thread, comments: pipeline().extractComments(thread) });
           if (Date.now() - last > 30) {
             progress.report({ message: `finding comments: thread ${i + 1} of ${threads.length}` });
             await yieldNow();

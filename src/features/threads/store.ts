@@ -35,6 +35,10 @@ export class ThreadStore implements vscode.Disposable {
     return [...this.summaries.values()].sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
   }
 
+  summary(key: string): ThreadSummary | undefined {
+    return this.summaries.get(key);
+  }
+
   has(key: string): boolean {
     return this.summaries.has(key);
   }

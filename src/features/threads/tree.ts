@@ -44,7 +44,7 @@ export class ThreadTree implements vscode.TreeDataProvider<Node> {
     }
     const t = await this.store.get(n.key);
     if (!t) return [];
-    const placed = this.index.list().filter((p) => p.threadKey === n.key);
+    const placed = this.index.ofThread(n.key);
     switch (n.kind) {
       case 'thread': {
         const versions: Node[] = t.thread.series.map((s) => ({ kind: 'series', key: n.key, version: s.version }));
@@ -67,11 +67,9 @@ export class ThreadTree implements vscode.TreeDataProvider<Node> {
   }
 
   async getTreeItem(n: Node): Promise<vscode.TreeItem> {
-    const t = await this.store.get(n.key);
-    const placed = this.index.list().filter((p) => p.threadKey === n.key);
     const C = vscode.TreeItemCollapsibleState;
     if (n.kind === 'thread') {
-      const s = this.store.list().find((x) => x.key === n.key);
+      const s = this.store.summary(n.key);
       const item = new vscode.TreeItem(s?.subject ?? n.key, C.Collapsed);
       if (s) {
         const d = describeSummary(s);
@@ -83,6 +81,8 @@ export class ThreadTree implements vscode.TreeDataProvider<Node> {
       item.contextValue = 'thread';
       return item;
     }
+    const t = await this.store.get(n.key);
+    const placed = this.index.ofThread(n.key);
     if (n.kind === 'series') {
       const s = t?.thread.series.find((x) => x.version === n.version);
       const a = t?.applied.find((x) => x.version === n.version);

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type Api, activate, errorsDuring, expected, fixture } from '../support/env';
+import { type Api, activate, settled, errorsDuring, expected, fixture } from '../support/env';
 
 suite('import', () => {
   let api: Api;
@@ -45,7 +45,7 @@ suite('import', () => {
     for (const [file, exp] of Object.entries(expected())) {
       assert.ok(keys.includes(exp.root), `${file}: thread ${exp.root} imported (got ${keys.join(', ')})`);
     }
-    await api.index.whenReady();
+    await settled(api);
     for (const [file, exp] of Object.entries(expected())) {
       for (const conv of exp.conversations) {
         const p = api.index.list().find((x) => x.threadKey === exp.root && x.comments[0].body.startsWith(conv.startsWith));

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AppliedSeries } from '../../../src/features/threads/model';
 import { buildRepo, snapshot } from '../../unit/git/helpers';
-import { type Api, activate, expected, workspaceDir } from '../support/env';
+import { type Api, activate, settled, expected, workspaceDir } from '../support/env';
 
 suite('apply', () => {
   let api: Api;
@@ -30,7 +30,7 @@ suite('apply', () => {
   });
 
   test('comment threads are on the review-branch tip files at the expected lines', async () => {
-    await api.index.whenReady();
+    await settled(api);
     for (const [file, exp] of Object.entries(expected())) {
       for (const conv of exp.conversations.filter((c) => c.side === 'new')) {
         const p = api.index.list().find((x) => x.threadKey === exp.root && x.comments[0].body.startsWith(conv.startsWith));

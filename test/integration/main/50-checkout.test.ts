@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import { type Api, activate, expected, workspaceDir } from '../support/env';
+import { type Api, activate, settled, expected, workspaceDir } from '../support/env';
 
 suite('checked-out review branch', () => {
   let api: Api;
@@ -18,7 +18,7 @@ suite('checked-out review branch', () => {
     const branch = await vscode.commands.executeCommand<string>('kernelReview.checkOutReviewBranch', exp.root);
     assert.ok(branch?.startsWith('review/'), String(branch));
     assert.equal(git('rev-parse', '--abbrev-ref', 'HEAD'), branch);
-    await api.index.whenReady();
+    await settled(api);
     for (const conv of exp.conversations) {
       const p = api.index.list().find((x) => x.threadKey === exp.root && x.comments[0].body.startsWith(conv.startsWith))!;
       assert.equal(p.uri.scheme, 'file', 'on the working-tree file');

@@ -34,6 +34,7 @@ export async function activate(): Promise<Api> {
   assert.ok(api, 'activate() returned no API (activation failed: see the Kernel Review log)');
   await api.store.whenReady();
   await api.index.whenReady();
+  await (api as Api).comments.whenSynced();
   return api as Api;
 }
 
@@ -41,6 +42,12 @@ export function workspaceDir(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
   assert.ok(f, 'the tests need a workspace folder');
   return f.uri.fsPath;
+}
+
+/** Waits until the comment threads match the imported and applied state. */
+export async function settled(api: Api): Promise<void> {
+  await api.index.whenReady();
+  await api.comments.whenSynced();
 }
 
 /** Runs `fn` and returns the error reports the command wrapper made meanwhile. */
