@@ -158,15 +158,17 @@ try {
       git(t.wt, ['checkout', '-q', '--detach', t.base]);
     }
   }
-  console.log(`${PATCHES}-patch series, median of ${RUNS} interleaved runs, wall-clock ms\n`);
+  const cell = (xs) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)})`;
+  console.log(`${PATCHES}-patch series, ${RUNS} interleaved runs, wall-clock ms: median (best)\n`);
   console.log('| tree | files | `kernel-review apply` (CLI) | `applySeries` in-process | `git am` (scratch work tree) | CLI / git am | in-process / git am | base |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const t of trees) {
     const [c, k, a] = [median(t.cli), median(t.core), median(t.am)];
-    console.log(`| ${t.label} | ${t.files} | ${c.toFixed(0)} | ${k.toFixed(0)} | ${a.toFixed(0)} | ${(c / a).toFixed(2)}× | ${(k / a).toFixed(2)}× | ${t.baseSource} |`);
+    console.log(`| ${t.label} | ${t.files} | ${cell(t.cli)} | ${cell(t.core)} | ${cell(t.am)} | ${(c / a).toFixed(2)}× | ${(k / a).toFixed(2)}× | ${t.baseSource} |`);
   }
   const [s, b] = trees;
-  console.log(`\ngrowth from the small tree to the ${b.label}: CLI ${(median(b.cli) / median(s.cli)).toFixed(2)}×, in-process ${(median(b.core) / median(s.core)).toFixed(2)}×, git am ${(median(b.am) / median(s.am)).toFixed(2)}×`);
+  const g = (k) => `${(median(b[k]) / median(s[k])).toFixed(2)}× (best runs ${(Math.min(...b[k]) / Math.min(...s[k])).toFixed(2)}×)`;
+  console.log(`\ngrowth from the small tree to the ${b.label} (medians): CLI ${g('cli')}, in-process ${g('core')}, git am ${g('am')}`);
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }
