@@ -53,6 +53,16 @@ export function draftText(h: ReplyHeaders, body: string): string {
   return `${out}\n${body.replace(/\n*$/, '\n')}`;
 }
 
+/** The draft with its Date header set to `date` (a mail is dated when it is sent); other bytes unchanged. */
+export function withDate(text: string, date: string): string {
+  const norm = text.replace(/\r\n?/g, '\n');
+  const end = norm.indexOf('\n\n');
+  const head = end >= 0 ? norm.slice(0, end) : norm;
+  const rest = end >= 0 ? norm.slice(end) : '';
+  const re = /^Date:[^\n]*(?:\n[ \t][^\n]*)*/im;
+  return (re.test(head) ? head.replace(re, `Date: ${date}`) : `${head}\nDate: ${date}`) + rest;
+}
+
 /** Splits a draft into unfolded headers and body. */
 export function parseDraft(text: string, label = 'the draft'): ParsedDraft {
   const norm = text.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');

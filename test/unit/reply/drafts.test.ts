@@ -9,6 +9,7 @@ import { PendingStore, toDraftComment } from '../../../src/core/reply/pending';
 import { gitConfigReader, resolveIdentity } from '../../../src/core/reply/identity';
 import { ReplyError } from '../../../src/core/reply/errors';
 import { createReply } from '../../../src/core/reply/create';
+import { withDate } from '../../../src/core/reply/draft';
 import { REVIEWER, thread } from './helpers';
 
 const SPLICE = '<a49db514f8b0b7d509c50ed0185688ece5830363.1581851604.git.asml.silence@gmail.com>';
@@ -89,4 +90,10 @@ test('identity: sendemail.from first, then user.name/user.email, an override win
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test('a draft is dated when sent: only its Date header changes', () => {
+  const text = 'From: A <a@x>\nTo: b@x\nDate: Sun, 29 Nov 2026 18:00:00 +0000\nSubject: Re: x\n\nDate: not a header\n';
+  assert.equal(withDate(text, 'Mon, 30 Nov 2026 09:00:00 +0100'), text.replace('Date: Sun, 29 Nov 2026 18:00:00 +0000', 'Date: Mon, 30 Nov 2026 09:00:00 +0100'));
+  assert.equal(withDate('From: A <a@x>\n\nbody\n', 'D'), 'From: A <a@x>\nDate: D\n\nbody\n');
 });
