@@ -53,6 +53,12 @@ function table(threads: ThreadJson[]): string {
   return lines.join('\n');
 }
 
+/** Waits until the stream's buffer has been handed to the OS (bounded memory on a slow pipe). */
+function drain(out: NodeJS.WritableStream): Promise<void> {
+  const w = out as NodeJS.WritableStream & { writableNeedDrain?: boolean };
+  return w.writableNeedDrain ? new Promise((r) => out.once('drain', () => r())) : Promise.resolve();
+}
+
 export const threadsCommand: CliCommand = {
   name: 'threads',
   summary: 'list the threads and patch series in the inputs',
@@ -61,8 +67,17 @@ export const threadsCommand: CliCommand = {
   flagOptions: ['json'],
   async run(args: ParsedArgs, io: CliIo) {
     const inputs = await resolveCliInputs(requireInputs(args, 'threads'), args, io);
-    const threads = (await loadThreads(inputs, { stdin: io.stdin, light: true, signal: io.signal })).map(threadJson);
-    io.stdout.write(args.flags.has('json') ? `${JSON.stringify({ threads })}\n` : table(threads));
+    const threads = await loadThreads(inputs, { stdin: io.stdin, light: true, signal: io.signal });
+    // Written thread by thread: a whole-list archive's index is never one string in memory.
+    const json = args.flags.has('json');
+    if (json) io.stdout.write('{"threads":[');
+    for (const [i, t] of threads.entries()) {
+      const tj = threadJson(t);
+      if (!json) io.stdout.write(table([tj]));
+      else io.stdout.write(`${i ? ',' : ''}${JSON.stringify(tj)}`);
+      if (i % 256 === 255) await drain(io.stdout);
+    }
+    if (json) io.stdout.write(']}\n');
     return 0;
   },
 };

@@ -36,7 +36,10 @@ async function readItems(inputs: string[], opts: LoadOptions): Promise<Item[]> {
       : (async function* () {
           for await (const raw of mails) {
             if (opts.signal?.aborted) throw new Error('cancelled');
-            yield await itemOf(raw, !!opts.light);
+            const item = await itemOf(raw, !!opts.light);
+            // The strings an item keeps are slices of the whole mail's text; a copy lets the mail go.
+            // (Items from workers arrive copied already.)
+            yield opts.light ? structuredClone(item) : item;
           }
         })();
   for await (const item of source) {

@@ -1,7 +1,7 @@
 /**
  * Decodes mails on worker threads while the main thread keeps reading and
  * splitting the input. Batches travel as one transferred buffer; results come
- * back in input order. At most two batches per worker are in flight, so memory
+ * back in input order. At most one batch per worker (plus one) is in flight, so memory
  * stays bounded on archives of any size.
  */
 import { existsSync } from 'node:fs';
@@ -37,8 +37,8 @@ export function workerScript(): string | null {
 export function defaultWorkers(): number {
   const env = Number(process.env.KERNEL_REVIEW_WORKERS);
   if (Number.isInteger(env) && env >= 0) return env;
-  // The main thread only reads, splits and assembles; decoding is the work, so use every core.
-  return Math.max(1, Math.min(4, availableParallelism()));
+  // The main thread reads, splits and assembles (about a third of the work): leave it one core.
+  return Math.max(0, Math.min(3, availableParallelism() - 1));
 }
 
 function pack(id: number, light: boolean, mails: RawMail[]): WorkerBatch {
@@ -94,7 +94,7 @@ export async function* decodeInWorkers(
       if (batch.length === BATCH) {
         send(batch);
         batch = [];
-        yield* drain(workers.length * 2);
+        yield* drain(workers.length + 1);
       }
     }
     if (batch.length) send(batch);
