@@ -6,6 +6,7 @@ import { ReviewComment, Series } from '../core/model';
 import { extractComments } from '../core/review';
 import { applySeries } from '../core/git/apply';
 import { remapToTip, TipPosition } from '../core/git/remap';
+import { expectedText, snapToTip } from '../core/git/tipsnap';
 
 const usage = `usage: kernel-review annotate <input>... --tree <repo> [--thread <message-id>] [--version N] [--base <rev>|auto]
 
@@ -26,6 +27,8 @@ Exit status: 0 success, 1 failure, 2 unusable input, 3 a patch did not apply.
 export interface TipComment {
   comment: ReviewComment;
   at: TipPosition;
+  /** The text around the commented line (see expectedText). */
+  expect: Array<[number, string]> | null;
 }
 
 /** The line comments on the series' patches, carried to the tip, in tip order. */
@@ -35,9 +38,14 @@ export function tipComments(series: Series, comments: ReviewComment[]): TipComme
     if (c.kind !== 'line' || !c.file || c.line === null || !c.patchMessageId) continue;
     const k = series.patches.findIndex((p) => p.messageId === c.patchMessageId);
     if (k < 0) continue;
-    out.push({ comment: c, at: remapToTip(series, k, c.file, c.side ?? 'new', c.line) });
+    const side = c.side ?? 'new';
+    out.push({ comment: c, at: remapToTip(series, k, c.file, side, c.line), expect: expectedText(series, k, c.file, side, c.line) });
   }
-  return out.sort((a, b) => (a.at.path < b.at.path ? -1 : a.at.path > b.at.path ? 1 : a.at.line - b.at.line));
+  return out;
+}
+
+function byPosition(a: TipComment, b: TipComment): number {
+  return a.at.path < b.at.path ? -1 : a.at.path > b.at.path ? 1 : a.at.line - b.at.line;
 }
 
 function clean(s: string): string {
@@ -66,7 +74,10 @@ export const annotateCommand: CliCommand = {
       io.stderr.write(`kernel-review: ${r.failed.patchMessageId}: ${r.failed.file}: ${r.failed.reason}\n`);
       return EXIT_APPLY_FAILED;
     }
-    for (const t of tipComments(series, extractComments(thread))) io.stdout.write(`${quickfixLine(t)}\n`);
+    const tips = tipComments(series, extractComments(thread));
+    // Hunks git applied at an offset put their lines a little away from where the headers say.
+    await snapToTip(repo, r.commits[r.commits.length - 1].sha, tips);
+    for (const t of tips.sort(byPosition)) io.stdout.write(`${quickfixLine(t)}\n`);
     return EXIT_OK;
   },
 };

@@ -7,22 +7,32 @@ import type { Scratch } from './cleanup';
 import { GitError, Repo } from './repo';
 import type { NewObject } from './tree';
 
-/** Reads blob contents, keyed by blob id, for object names (`<oid>` or `<commit>:<path>`). */
-export async function readBlobs(repo: Repo, names: string[]): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
+/** Reads objects by name (`<oid>`, `<commit>:<path>`), in order: [id, content] for each blob, null otherwise. */
+export async function readNamed(repo: Repo, names: string[]): Promise<Array<[string, Buffer] | null>> {
+  const out: Array<[string, Buffer] | null> = [];
   if (names.length === 0) return out;
   const buf = await repo.runBuffer(['cat-file', '--batch'], names.map((o) => `${o}\n`).join(''));
   let pos = 0;
-  while (pos < buf.length) {
+  while (pos < buf.length && out.length < names.length) {
     const nl = buf.indexOf(10, pos);
     if (nl < 0) break;
     const [oid, type, size] = buf.subarray(pos, nl).toString('latin1').split(' ');
     pos = nl + 1;
-    if (type === undefined || size === undefined || !/^\d+$/.test(size)) continue; // `<name> missing`
+    if (type === undefined || size === undefined || !/^\d+$/.test(size)) {
+      out.push(null); // `<name> missing` or `ambiguous`
+      continue;
+    }
     const n = Number(size);
-    if (type === 'blob') out.set(oid, buf.subarray(pos, pos + n));
+    out.push(type === 'blob' ? [oid, buf.subarray(pos, pos + n)] : null);
     pos += n + 1;
   }
+  return out;
+}
+
+/** Reads blob contents, keyed by blob id. */
+export async function readBlobs(repo: Repo, names: string[]): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const r of await readNamed(repo, names)) if (r) out.set(r[0], r[1]);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fixture, repoRoot } from '../fixtures';
 import { buildRepo, git, snapshot, tempDir, testEnv } from './helpers';
@@ -49,4 +50,16 @@ test('annotate carries comments through later patches of the series', async () =
     const n = git(dir, ['show', `${tip}:${m[1]}`]).split('\n').length;
     assert.ok(Number(m[2]) >= 1 && Number(m[2]) <= n, l);
   }
+});
+
+test('annotate follows hunks git applied at an offset', async () => {
+  const { dir, mbox } = await setUp('io_uring-fix-io-hang-io_wq_put_and_exit-v3.mbox');
+  // The reviewer's tree has five more lines at the top than the sender's.
+  const file = path.join(dir, 'io_uring/io_uring.c');
+  fs.writeFileSync(file, `${['a', 'b', 'c', 'd', 'e'].map((x) => `/* ${x} */`).join('\n')}\n${fs.readFileSync(file, 'utf8')}`);
+  git(dir, ['commit', '-q', '-am', 'five lines more']);
+  const r = annotate(mbox, dir);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.lines.includes('io_uring/io_uring.c:1941: Jens Axboe: I think this comment deserves to be more descriptive. Normally we'), r.lines.join('\n'));
+  assert.ok(r.lines.includes("io_uring/io_uring.c:3380: Jens Axboe: The main issue here is that if someone isn't polling for them, then we"));
 });
