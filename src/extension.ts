@@ -65,3 +65,6 @@ export function activate(context: vscode.ExtensionContext): KernelReviewApi | un
 }
 
 export function deactivate(): void {}
+
+/** Entry point of the import worker thread (see features/threads/importWorker.ts). */
+export { runImportWorker } from './features/threads/importWorker';
