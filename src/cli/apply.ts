@@ -6,7 +6,8 @@ import { applySeries, ApplyResult } from '../core/git/apply';
 import { GitError, Repo } from '../core/git/repo';
 
 const usage = `usage: kernel-review apply <input>... --tree <repo> [--thread <message-id>] [--version N]
-                            [--base <rev>|auto] [--branch <name>] [--json] [--verbose]
+                            [--base <rev>|auto] [--branch <name>] [--no-link] [--no-reply-trailers]
+                            [--json] [--verbose]
 
 Apply a patch series from the inputs to a git repository as one commit per
 patch on a review branch (default review/<change-id or subject slug>-v<N>),
@@ -23,6 +24,8 @@ Options:
                      base-commit when present here, else guesses from the
                      patches' index lines, else HEAD with a 3-way fallback
   --branch <name>    the branch to create or update
+  --no-link          do not add Link: https://lore.kernel.org/r/<message-id>
+  --no-reply-trailers  do not add the Reviewed-by/Acked-by/Tested-by given in replies
   --json             print {"branch","base","baseSource","commits":[{"patchMessageId","sha"}],"failed"}
   --verbose          log every git command on standard error
 
@@ -85,7 +88,7 @@ export const applyCommand: CliCommand = {
   summary: 'apply a patch series to a git tree on a review branch (checkout untouched)',
   usage,
   valueOptions: ['tree', 'thread', 'version', 'base', 'branch'],
-  flagOptions: ['json', 'verbose'],
+  flagOptions: ['json', 'verbose', 'no-link', 'no-reply-trailers'],
   async run(args, io) {
     const inputs = requireInputs(args, 'apply');
     const [repo, threads] = await Promise.all([openTree(args, io), loadThreads(inputs, { stdin: io.stdin, signal: io.signal })]);
@@ -93,7 +96,12 @@ export const applyCommand: CliCommand = {
     if (!series.complete) {
       io.stderr.write(`kernel-review: warning: version ${series.version} of the series is incomplete (${series.patches.length} of ${series.total} patches); applying what is there\n`);
     }
-    const r = await applySeries(repo, series, { base: option(args, 'base'), branch: option(args, 'branch'), signal: io.signal });
+    const r = await applySeries(repo, series, {
+      base: option(args, 'base'),
+      branch: option(args, 'branch'),
+      trailers: { link: !args.flags.has('no-link'), replyTrailers: !args.flags.has('no-reply-trailers') },
+      signal: io.signal,
+    });
     if (args.flags.has('json')) {
       const failed = r.failed ? { patchMessageId: r.failed.patchMessageId, file: r.failed.file, reason: r.failed.reason } : null;
       io.stdout.write(`${JSON.stringify({ branch: r.branch, base: r.base, baseSource: r.baseSource, commits: r.commits, failed })}\n`);

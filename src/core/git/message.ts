@@ -40,7 +40,8 @@ export function extraTrailers(series: Series, patch: Patch, opts: TrailerOptions
     const given = [...series.coverTrailers, ...(series.replyTrailers[patch.messageId] ?? [])];
     for (const t of given) if (FROM_REPLIES.has(t.name)) add(t);
   }
-  if (opts.link !== false && !patch.messageId.includes('@local>')) {
+  // A Message-ID made up for a mail that had none has no page on lore.
+  if (opts.link !== false && !/@(?:local|kernel-review\.invalid)>$/.test(patch.messageId)) {
     add({ name: 'Link', value: loreLink(patch.messageId, opts.linkBase) });
   }
   return out;

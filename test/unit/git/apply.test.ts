@@ -241,3 +241,23 @@ test('every line of every patch is found at the tip where the remapping says (or
     if (name.startsWith('liburing')) assert.ok(outdated > 0, 'later patches of the aarch64 series rewrite earlier lines');
   }
 });
+
+test('the Link: and reply trailers are optional', async () => {
+  const series = await seriesOf('block-bio_may_need_split-v2.mbox');
+  const dir = tempDir('trailers');
+  buildRepo(dir, [series]);
+  const repo = await open(dir);
+  const withAll = await applySeries(repo, series);
+  // Read from the mail: Nitesh Shetty answered each of the three patches with a Reviewed-by.
+  for (const c of withAll.commits) {
+    const msg = git(dir, ['log', '-1', '--format=%B', c.sha]);
+    assert.match(msg, /\nReviewed-by: Nitesh Shetty <nj\.shetty@samsung\.com>\n/);
+    assert.ok(msg.includes(`\nLink: https://lore.kernel.org/r/${c.patchMessageId.slice(1, -1)}\n`));
+  }
+  const bare = await applySeries(repo, series, { branch: 'review/bare', trailers: { link: false, replyTrailers: false } });
+  for (const c of bare.commits) {
+    const msg = git(dir, ['log', '-1', '--format=%B', c.sha]);
+    assert.doesNotMatch(msg, /^(Link: https:\/\/lore\.kernel\.org\/r\/|Reviewed-by: Nitesh)/m);
+    assert.match(msg, /Signed-off-by: Ming Lei <ming\.lei@redhat\.com>\n+$/);
+  }
+});
