@@ -96,7 +96,8 @@ export const feature: Feature = {
     ctx.command('kernelReview.previousComment', 'Previous Comment', () => step(-1));
     ctx.command('kernelReview.goToSourceLine', 'Go to Source Line', async (arg?: unknown) => {
       await ctx.index.whenReady();
-      const id = typeof arg === 'string' ? arg : (arg as { commentId?: string } | undefined)?.commentId;
+      const node = arg as { commentId?: string; kind?: string; id?: string } | undefined;
+      const id = typeof arg === 'string' ? arg : node?.commentId ?? (node?.kind === 'comment' ? node.id : undefined);
       let p = id ? ctx.index.find(id) : undefined;
       if (!p && arg && typeof arg === 'object' && 'uri' in arg) {
         // invoked from a comment thread's title: the CommentThread has uri and range
