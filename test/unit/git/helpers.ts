@@ -30,8 +30,16 @@ export function git(dir: string, args: string[], input?: string, env: NodeJS.Pro
   return execFileSync('git', args, { cwd: dir, env: { ...testEnv(), ...env }, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+const made: string[] = [];
+process.on('exit', () => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh folder under the system's temporary folder, removed when the tests end. */
 export function tempDir(name: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `kr-${name}-`));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), `kr-${name}-`));
+  made.push(d);
+  return d;
 }
 
 interface FileText {
