@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { renderThread } from '../../../src/features/threadPage/html';
-import { type Api, activate, expected, repoRoot, settled } from '../support/env';
+import { type Api, activate, expected, fixture, repoRoot, settled, until } from '../support/env';
 
 suite('views and menus', () => {
   let api: Api;
@@ -45,6 +45,18 @@ suite('views and menus', () => {
     assert.equal((html.match(/<article /g) ?? []).length, t.thread.messages.length, 'every message, in thread order');
     const r = await vscode.commands.executeCommand<{ title: string }>('kernelReview.showThread', exp.root);
     assert.ok(r?.title.startsWith('[PATCH] io_uring/register'));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('Open With offers the Kernel Review thread view for mail files', async () => {
+    const uri = vscode.Uri.file(fixture('liburing-splice-helpers-v2.mbox'));
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'kernelReview.mailThread');
+    const input = await until('the custom editor tab', () => {
+      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return t?.input instanceof vscode.TabInputCustom ? t.input : undefined;
+    });
+    assert.equal(input.viewType, 'kernelReview.mailThread');
+    assert.equal(input.uri.toString(), uri.toString());
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
