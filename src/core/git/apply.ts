@@ -162,10 +162,9 @@ export async function applySeries(repo: Repo, series: Series, opts: ApplyOptions
   checkSeries(series);
   await cleanStale(repo.gitDir);
   const prefix = checkPrefix(opts.branchPrefix ?? DEFAULT_BRANCH_PREFIX);
-  const [ref, base] = await Promise.all([
-    branchRef(repo, opts.branch ?? defaultBranchName(series, prefix)),
-    chooseBase(repo, series, { base: opts.base, branchPrefix: prefix }),
-  ]);
+  const ref = await branchRef(repo, opts.branch ?? defaultBranchName(series, prefix));
+  const previousBase = `${ref}~${series.patches.length}`;
+  const base = await chooseBase(repo, series, { base: opts.base, branchPrefix: prefix, previousBase });
   const oldValue = refValue(repo, ref);
   oldValue.catch(() => undefined);
   const result: ApplyResult = {

@@ -22,6 +22,8 @@ export interface BaseOptions {
   base?: string;
   /** Branch prefix whose branches are never candidates (our own review branches). */
   branchPrefix: string;
+  /** A revision to try first when guessing (the base of an existing review branch of the series). */
+  previousBase?: string;
   /** How many recent commits the guess looks at (default 1000). */
   maxCandidates?: number;
 }
@@ -68,13 +70,18 @@ async function scoreCandidates(repo: Repo, commits: string[], blobs: Map<string,
 async function guess(repo: Repo, series: Series, opts: BaseOptions): Promise<BaseChoice | null> {
   const blobs = preimageBlobs(series);
   if (blobs.size === 0) return null;
-  // HEAD first: when it holds every pre-image blob, the series applies there exactly.
+  // Quick candidates first, in one call: the base of an existing review branch of this series
+  // (so that applying again keeps it), then HEAD. One that holds every pre-image blob wins.
   const paths = [...blobs.keys()];
-  const rows = await repo
-    .run(['cat-file', '--batch-check=%(objectname)'], { input: ['HEAD', ...paths.map((p) => `HEAD:${p}`)].join('\n') + '\n' })
-    .then((o) => o.split('\n'), () => [] as string[]);
-  if (/^[0-9a-f]{40,64}$/.test(rows[0] ?? '') && paths.every((p, i) => (rows[i + 1] ?? '').startsWith(blobs.get(p)!))) {
-    return { commit: rows[0], source: 'guess', detail: `guessed from the patches' index lines: HEAD holds all ${blobs.size} pre-image blobs` };
+  const quick = [...(opts.previousBase ? [opts.previousBase] : []), 'HEAD'];
+  const input = quick.flatMap((c) => [c, ...paths.map((p) => `${c}:${p}`)]).join('\n') + '\n';
+  const rows = await repo.run(['cat-file', '--batch-check=%(objectname)'], { input }).then((o) => o.split('\n'), () => [] as string[]);
+  for (let q = 0; q < quick.length; q++) {
+    const at = rows.slice(q * (paths.length + 1), (q + 1) * (paths.length + 1));
+    if (/^[0-9a-f]{40,64}$/.test(at[0] ?? '') && paths.every((p, i) => (at[i + 1] ?? '').startsWith(blobs.get(p)!))) {
+      const what = quick[q] === 'HEAD' ? 'HEAD holds' : 'the existing review branch is based on a commit that holds';
+      return { commit: at[0], source: 'guess', detail: `guessed from the patches' index lines: ${what} all ${blobs.size} pre-image blobs` };
+    }
   }
   const date = seriesDate(series);
   const args = ['rev-list', `--max-count=${opts.maxCandidates ?? 1000}`];

@@ -181,3 +181,18 @@ test('a series mixing proven in-memory patches and git apply gives the tree git 
   assert.equal(git(m.target, ['rev-parse', `${out.branch}^{tree}`]).trim(), m.expectedTree);
   assert.deepEqual(snapshot(m.target), before);
 });
+
+test('applying again after HEAD moved on keeps the review branch where it is', () => {
+  const m = makeSeries('keep', { 'a.c': lines(20, 'a'), 'other.c': lines(5, 'o') }, [
+    { subject: 'one', edit: (d) => fs.appendFileSync(path.join(d, 'a.c'), 'x\n') },
+  ]);
+  const first = JSON.parse(cli(['apply', m.mbox, '--tree', m.target, '--json']).stdout);
+  assert.equal(first.baseSource, 'guess');
+  fs.appendFileSync(path.join(m.target, 'other.c'), 'unrelated\n');
+  git(m.target, ['commit', '-q', '-am', 'unrelated work']);
+  const again = cli(['apply', m.mbox, '--tree', m.target, '--json']);
+  assert.equal(again.status, 0, again.stderr);
+  const out = JSON.parse(again.stdout);
+  assert.equal(out.base, first.base);
+  assert.deepEqual(out.commits, first.commits);
+});
