@@ -7,4 +7,4 @@ import { replyCommand } from './reply';
 import { fetchCommand } from './fetch';
 import { commentsCommand } from './comments';
 
-export const commands: CliCommand[] = [threadsCommand, replyCommand, fetchCommand, applyCommand, annotateCommand, commentsCommand];
+export const commands: CliCommand[] = [threadsCommand, commentsCommand, applyCommand, annotateCommand, replyCommand, fetchCommand];
