@@ -131,6 +131,11 @@ export class Repo {
       GIT_TERMINAL_PROMPT: '0',
     };
     delete env.GIT_INDEX_FILE;
+    // simple-git refuses to run git when these are set (npm sets EDITOR for every script, and many
+    // users have EDITOR/PAGER in their shell); none of them matters to the plumbing we run.
+    for (const k of Object.keys(env)) {
+      if (/^(editor|visual|pager|prefix|ssh_askpass|git_(editor|sequence_editor|pager|askpass|ssh|ssh_command|proxy_command|external_diff|exec_path|template_dir|config_global|config_system))$/i.test(k)) delete env[k];
+    }
     if (indexFile) env.GIT_INDEX_FILE = indexFile;
     return env;
   }
