@@ -41,7 +41,7 @@ export async function branchRef(repo: Repo, name: string): Promise<string> {
   const ref = `refs/heads/${short}`;
   // Names made of slug words under a checked prefix are valid by construction.
   if (/^(?:[a-z0-9][a-z0-9_-]*\/)*[a-z0-9][a-z0-9-]*-v\d+$/.test(short) && !/\.lock(\/|$)/.test(short)) return ref;
-  const ok = await repo.tryRun(['check-ref-format', ref]);
+  const ok = await repo.tryRun(['check-ref-format', '--normalize', ref]);
   if (ok === null || short.startsWith('-')) throw new InputError(repo.root, `'${name}' is not a valid branch name`);
   return ref;
 }
@@ -95,7 +95,8 @@ export async function refValue(repo: Repo, ref: string): Promise<string | null> 
 /** Points `ref` at `tip`, only if it still has the value `old` (null: must not exist). */
 export async function moveBranch(repo: Repo, ref: string, tip: string, old: string | null, reason: string): Promise<void> {
   try {
-    await repo.run(['update-ref', '-m', reason, ref, tip, old ?? repo.zeroOid]);
+    // Through standard input: a transaction with the old value, and no mail text on the command line.
+    await repo.run(['update-ref', '--stdin', '-z', '-m', reason], { input: `update ${ref}\0${tip}\0${old ?? repo.zeroOid}\0` });
   } catch (e) {
     if (e instanceof GitError && e.kind === 'failed' && /cannot lock ref|expected|reference already exists/i.test(e.stderr)) {
       throw new GitError('locked', `${ref} changed while the series was being applied; run again.`, e.args, e.stderr);

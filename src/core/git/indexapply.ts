@@ -45,25 +45,29 @@ export async function startIndex(repo: Repo, scratch: Scratch, state: TreeState,
   }
   const cacheinfo = [...indexed].flatMap(([p, e]) => ['--cacheinfo', `${e.mode},${e.oid},${p}`]);
   for (let i = 0; i < cacheinfo.length; i += 1000) {
-    await repo.run(['update-index', '--add', ...cacheinfo.slice(i, i + 1000)], { indexFile: scratch.indexFile });
+    await repo.run(['update-index', '--add', '--verbose', ...cacheinfo.slice(i, i + 1000)], { indexFile: scratch.indexFile });
   }
   return indexed;
 }
 
 export type IndexApplyResult = { entries: Map<string, Entry>; threeWay: boolean } | { failure: ApplyFailure };
 
-/** One patch through `git apply --cached`, retried with `--3way`; the new index entries, or why it failed. */
+/**
+ * One patch through `git apply --cached`, retried with `--3way`; the new index
+ * entries, or why it failed. (`--numstat --apply` only makes git print
+ * something: simple-git waits 50 ms longer for commands that print nothing.)
+ */
 export async function applyOnIndex(repo: Repo, scratch: Scratch, patch: Patch, n: number): Promise<IndexApplyResult> {
   const text = patch.diffText.endsWith('\n') ? patch.diffText : `${patch.diffText}\n`;
   const file = await scratch.write(`${n}.patch`, text);
   const io = { indexFile: scratch.indexFile };
   let threeWay = false;
   try {
-    await repo.run(['apply', '--cached', '--', file], io);
+    await repo.run(['apply', '--cached', '--numstat', '--apply', '--', file], io);
   } catch (e) {
     if (!(e instanceof GitError) || e.kind !== 'failed') throw e;
     const first = parseApplyError(e.stderr, patch.files);
-    const retry = await repo.run(['apply', '--cached', '--3way', '--', file], io).then(() => null, (e2: unknown) => e2);
+    const retry = await repo.run(['apply', '--cached', '--3way', '--numstat', '--apply', '--', file], io).then(() => null, (e2: unknown) => e2);
     if (retry) {
       if (!(retry instanceof GitError) || retry.kind !== 'failed') throw retry;
       if (/applied patch to '.*' with conflicts/i.test(retry.stderr)) first.reason += '; a 3-way merge conflicts too';
