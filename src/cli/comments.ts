@@ -1,7 +1,7 @@
 import { CliCommand, CliIo, ParsedArgs, option } from './command';
 import { requireInputs } from './inputs';
 import { PUBLIC_INBOX_USAGE, resolveCliInputs } from './fetch';
-import { loadThreads, requireThread } from '../core/load';
+import { loadThread, loadThreads } from '../core/load';
 import { formatAddress } from '../core/mail/headers';
 import { ReviewComment, Thread } from '../core/model';
 import { extractComments } from '../core/review';
@@ -110,9 +110,10 @@ export const commentsCommand: CliCommand = {
   flagOptions: ['json'],
   async run(args: ParsedArgs, io: CliIo) {
     const inputs = await resolveCliInputs(requireInputs(args, 'comments'), args, io);
-    let threads = await loadThreads(inputs, { stdin: io.stdin, signal: io.signal });
     const wanted = option(args, 'thread');
-    if (wanted) threads = [requireThread(threads, wanted, inputs)];
+    const threads = wanted
+      ? [await loadThread(inputs, wanted, { stdin: io.stdin, signal: io.signal })]
+      : await loadThreads(inputs, { stdin: io.stdin, signal: io.signal });
     const comments = threads.flatMap(extractComments);
     io.stdout.write(args.flags.has('json') ? `${JSON.stringify({ comments: comments.map(toJson) })}\n` : listing(comments, titles(threads)));
     return 0;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CliCommand, option, UsageError } from './command';
-import { loadThreads, requireThread } from '../core/load';
+import { loadThread } from '../core/load';
 import { InputError } from '../core/model';
 import { parseCommentsJson } from '../core/reply/comments-file';
 import { createReply } from '../core/reply/create';
@@ -70,8 +70,7 @@ export const replyCommand: CliCommand = {
       }
       throw e;
     }
-    const threads = await loadThreads(args.positional, { stdin: io.stdin, signal: io.signal });
-    const thread = requireThread(threads, to, args.positional);
+    const thread = await loadThread(args.positional, to, { stdin: io.stdin, signal: io.signal });
     const reply = createReply({
       thread,
       messageId: to,

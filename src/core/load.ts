@@ -10,6 +10,7 @@ import { readMails } from './mail/read';
 import { buildThreads } from './mail/thread';
 import { attachReplyTrailers, buildSeries } from './patch/series';
 import { Item, itemOf } from './item';
+import { parseMailLazy } from './mail/parse';
 import { decodeInWorkers, defaultWorkers, workerScript } from './parallel';
 import { stitchUnthreaded } from './patch/stitch';
 
@@ -103,4 +104,24 @@ export function requireThread(threads: Thread[], messageId: string, inputs: stri
   const t = findThread(threads, messageId);
   if (!t) throw new InputError(inputs.join(', '), `holds no message ${messageId.startsWith('<') ? messageId : `<${messageId}>`}`);
   return t;
+}
+
+/**
+ * The thread holding `messageId`, fully decoded, without decoding the rest of
+ * the inputs: a light index finds the thread, then a second pass decodes just
+ * its mails (what `b4 am -m` does with a list archive). Standard input cannot
+ * be read twice, so with `-` everything is decoded once.
+ */
+export async function loadThread(inputs: string[], messageId: string, opts: LoadOptions = {}): Promise<Thread> {
+  if (inputs.includes('-')) return requireThread(await loadThreads(inputs, opts), messageId, inputs);
+  const index = await loadThreads(inputs, { ...opts, light: true });
+  const wanted = new Set(requireThread(index, messageId, inputs).messages.map((m) => m.messageId));
+  const items: Item[] = [];
+  for await (const raw of readMails(inputs)) {
+    if (opts.signal?.aborted) throw new Error('cancelled');
+    const id = parseMailLazy(raw, { headersOnly: true }).headers.messageId;
+    if (!wanted.delete(id)) continue;
+    items.push(await itemOf(raw, false));
+  }
+  return requireThread(assembleThreads(items), messageId, inputs);
 }
