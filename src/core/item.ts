@@ -44,7 +44,8 @@ export async function itemOf(raw: RawMail, light: boolean): Promise<Item> {
   const subject = parseSubject(lazy.headers.subject);
   let msg = !light || mayNeedBody(lazy, subject) ? await lazy.decode() : lazy.headers;
   let patch = !subject.isReply && msg.body !== '' ? extractPatch(msg, { light }) : null;
-  const pull = subject.isPull || /are available in the [Gg]it repository at/.test(msg.body) ? extractPull(msg) : null;
+  // A pull request without [GIT PULL] in its subject is still a new mail, not a reply.
+  const pull = subject.isPull || (!subject.isReply && !patch && /are available in the [Gg]it repository at/.test(msg.body)) ? extractPull(msg) : null;
   const trailers = patch ? [] : findReplyTrailers(msg.body, msg.messageId, { from: msg.from });
   const coverMeta = !patch && subject.isPatch && !subject.isReply ? coverMetaOf(msg.body) : undefined;
   if (light) {
