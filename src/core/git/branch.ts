@@ -88,8 +88,10 @@ export async function sameCommits(repo: Repo, ref: string, base: string, planned
 
 /** The commit a ref points at, or null when it does not exist. */
 export async function refValue(repo: Repo, ref: string): Promise<string | null> {
-  const out = await repo.tryRun(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  return out ? out.trim() : null;
+  // cat-file answers for a missing ref too (`<name> missing`), which keeps this call quick.
+  const out = (await repo.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: `${ref}^{commit}\n` })).trim();
+  const m = /^([0-9a-f]{40,64}) commit$/.exec(out);
+  return m ? m[1] : null;
 }
 
 /** Points `ref` at `tip`, only if it still has the value `old` (null: must not exist). */
