@@ -1,7 +1,7 @@
 import { CliCommand, EXIT_APPLY_FAILED, EXIT_OK, option } from './command';
-import { requireInputs } from './inputs';
+import { loadInputs, requireInputs } from './inputs';
+import { PUBLIC_INBOX_USAGE, resolveCliInputs } from './fetch';
 import { openTree, pickSeries } from './apply';
-import { loadThreads } from '../core/load';
 import { ReviewComment, Series } from '../core/model';
 import { extractComments } from '../core/review';
 import { applySeries } from '../core/git/apply';
@@ -22,7 +22,7 @@ Paths are relative to the top of the tree. A comment on a removed line says
 removed says "(outdated)" and keeps its original position.
 
 Exit status: 0 success, 1 failure, 2 unusable input, 3 a patch did not apply.
-`;
+` + PUBLIC_INBOX_USAGE;
 
 export interface TipComment {
   comment: ReviewComment;
@@ -63,11 +63,11 @@ export const annotateCommand: CliCommand = {
   name: 'annotate',
   summary: 'print review comments at their lines on the review branch tip (quickfix format)',
   usage,
-  valueOptions: ['tree', 'thread', 'version', 'base'],
+  valueOptions: ['tree', 'thread', 'version', 'base', 'public-inbox'],
   flagOptions: ['verbose'],
   async run(args, io) {
-    const inputs = requireInputs(args, 'annotate');
-    const [repo, threads] = await Promise.all([openTree(args, io), loadThreads(inputs, { stdin: io.stdin, signal: io.signal })]);
+    const inputs = await resolveCliInputs(requireInputs(args, 'annotate'), args, io);
+    const [repo, threads] = await Promise.all([openTree(args, io), loadInputs(inputs, args, io)]);
     const { thread, series } = pickSeries(threads, args, inputs);
     const r = await applySeries(repo, series, { base: option(args, 'base'), signal: io.signal });
     if (r.failed) {

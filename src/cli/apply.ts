@@ -1,6 +1,7 @@
 import { CliCommand, CliIo, EXIT_APPLY_FAILED, EXIT_OK, option, ParsedArgs, UsageError } from './command';
-import { requireInputs } from './inputs';
-import { loadThreads, requireThread } from '../core/load';
+import { loadInputs, requireInputs } from './inputs';
+import { PUBLIC_INBOX_USAGE, resolveCliInputs } from './fetch';
+import { requireThread } from '../core/load';
 import { InputError, Series, Thread } from '../core/model';
 import { applySeries, ApplyResult } from '../core/git/apply';
 import { GitError, Repo } from '../core/git/repo';
@@ -30,7 +31,7 @@ Options:
   --verbose          log every git command on standard error
 
 Exit status: 0 every patch applied, 1 failure, 2 unusable input, 3 a patch did not apply.
-`;
+` + PUBLIC_INBOX_USAGE;
 
 /** The series to work on: the thread's (or the only thread's) newest version, or --version N. */
 export function pickSeries(threads: Thread[], args: ParsedArgs, inputs: string[]): { thread: Thread; series: Series } {
@@ -87,11 +88,11 @@ export const applyCommand: CliCommand = {
   name: 'apply',
   summary: 'apply a patch series to a git tree on a review branch (checkout untouched)',
   usage,
-  valueOptions: ['tree', 'thread', 'version', 'base', 'branch'],
+  valueOptions: ['tree', 'thread', 'version', 'base', 'branch', 'public-inbox'],
   flagOptions: ['json', 'verbose', 'no-link', 'no-reply-trailers'],
   async run(args, io) {
-    const inputs = requireInputs(args, 'apply');
-    const [repo, threads] = await Promise.all([openTree(args, io), loadThreads(inputs, { stdin: io.stdin, signal: io.signal })]);
+    const inputs = await resolveCliInputs(requireInputs(args, 'apply'), args, io);
+    const [repo, threads] = await Promise.all([openTree(args, io), loadInputs(inputs, args, io)]);
     const { series } = pickSeries(threads, args, inputs);
     if (!series.complete) {
       io.stderr.write(`kernel-review: warning: version ${series.version} of the series is incomplete (${series.patches.length} of ${series.total} patches); applying what is there\n`);
