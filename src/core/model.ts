@@ -41,6 +41,8 @@ export interface MailMessage {
   cc: Address[];
   /** Parsed Date header, or null when absent or unparseable. */
   date: Date | null;
+  /** The Date header's zone as git writes it (`+0200`), when it gave one. */
+  dateZone?: string;
   /**
    * The text the sender wrote: text/plain preferred, HTML reduced to text when
    * that is all there is. LF line ends. Patch attachments are not included.
@@ -138,6 +140,8 @@ export interface Patch {
   author: Address;
   /** Author date: in-body `Date:` when present, else the mail's Date. */
   date: Date | null;
+  /** The author date's zone (`-0700`), when the mail gave one: commits keep the sender's zone. */
+  dateZone?: string;
   /** Commit subject (title) followed by the body, as `git mailinfo` would give it. */
   commitTitle: string;
   commitBody: string;

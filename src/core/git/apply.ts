@@ -147,7 +147,7 @@ async function build(repo: Repo, series: Series, base: BaseChoice, scratch: Scra
       return out;
     }
     const message = commitMessage(patch, extraTrailers(series, patch, opts.trailers));
-    const author = authorIdent(patch.author, patch.date, now);
+    const author = authorIdent(patch.author, patch.date, now, patch.dateZone);
     const body = commitBody(tree.root, parent, author, committer, message);
     parent = hashObject(repo.objectFormat, 'commit', body);
     out.objects.push(...tree.objects, { type: 'commit', oid: parent, body });

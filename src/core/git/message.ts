@@ -70,11 +70,14 @@ function identPart(s: string): string {
 }
 
 /** `Name <addr> <unix time> <+hhmm>` for an author line. */
-export function authorIdent(author: Address, date: Date | null, now: Date): string {
+export function authorIdent(author: Address, date: Date | null, now: Date, zone?: string): string {
   const email = identPart(author.address) || 'unknown';
   const name = identPart(author.name) || email;
-  const when = date && !Number.isNaN(date.getTime()) ? date : now;
-  return `${name} <${email}> ${Math.floor(when.getTime() / 1000)} +0000`;
+  const dated = !!date && !Number.isNaN(date.getTime());
+  const when = dated ? date : now;
+  // The sender's zone, as git am keeps it; the instant is the same either way.
+  const tz = dated && zone && /^[+-]\d{4}$/.test(zone) ? zone : '+0000';
+  return `${name} <${email}> ${Math.floor(when.getTime() / 1000)} ${tz}`;
 }
 
 /** The body of a commit object. */

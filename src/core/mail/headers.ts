@@ -235,6 +235,15 @@ export function parseDate(value: string | undefined): Date | null {
   return y < 1970 || y > 9999 ? null : d;
 }
 
+/** The numeric zone of an RFC 2822 date (`+0200`; `GMT`/`UT`/`Z` are `+0000`), or undefined. */
+export function parseDateZone(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const v = value.replace(/\([^)]*\)/g, ' ').trim();
+  const m = /\d{1,2}:\d{2}(?::\d{2})?\s+([+-]\d{4}|GMT|UTC?|Z)\b/i.exec(v);
+  if (!m) return undefined;
+  return /^[+-]/.test(m[1]) ? m[1] : '+0000';
+}
+
 export function formatAddress(a: Address): string {
   if (!a.address) return a.name;
   return a.name ? `${a.name} <${a.address}>` : a.address;

@@ -17,6 +17,7 @@ import {
   parseAddress,
   parseAddressList,
   parseDate,
+  parseDateZone,
   parseHeaderBlock,
 } from './headers';
 
@@ -106,6 +107,7 @@ function headerFields(h: HeaderMap, raw: RawMail, light: boolean): Omit<MailMess
     to: light ? [] : parseAddressList(first(h, 'to')),
     cc: light ? [] : parseAddressList((h.get('cc') ?? []).join(', ')),
     date: parseDate(first(h, 'date')),
+    dateZone: parseDateZone(first(h, 'date')),
     source: raw.source,
     index: raw.index,
   };

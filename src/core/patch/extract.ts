@@ -4,6 +4,7 @@
  * override the mail headers, a scissors line drops what is above it, and the
  * commit message ends at the first `---` line or diff header.
  */
+import { parseDateZone } from '../mail/headers';
 import type { Address, MailMessage, Patch } from '../model';
 import { parseDiff } from './diff';
 import { parseSubject } from './subject';
@@ -212,6 +213,7 @@ export function extractPatch(msg: MailMessage, opts: ExtractOptions = {}): Patch
     subject,
     author,
     date: inBodyDate && !Number.isNaN(inBodyDate.getTime()) ? inBodyDate : msg.date,
+    dateZone: inBodyDate && !Number.isNaN(inBodyDate.getTime()) ? parseDateZone(hdr.date) : msg.dateZone,
     commitTitle: title,
     commitBody,
     // b4 separates its changelog from the diffstat with a second `---`; that line is not a note.
