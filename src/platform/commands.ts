@@ -25,8 +25,12 @@ export function createCommandRunner(log: Log, owner: vscode.Disposable[]): Comma
     const message = describeError(err, title);
     log.error('command', `${id}: ${message}`, err);
     emitter.fire({ command: id, message });
-    void vscode.window.showErrorMessage(message, 'Open Log').then((pick) => {
-      if (pick) log.show();
+    // A mail that could not be read but names its Message-ID (line breaks lost): offer the intact thread.
+    const fetchable = /fetch '(<[^<>'\s]+>)'/.exec(message)?.[1];
+    const actions = fetchable ? ['Fetch Thread', 'Open Log'] : ['Open Log'];
+    void vscode.window.showErrorMessage(message, ...actions).then((pick) => {
+      if (pick === 'Fetch Thread') void vscode.commands.executeCommand('kernelReview.fetchThread', fetchable);
+      else if (pick) log.show();
     });
   };
   return {
