@@ -7,7 +7,7 @@
 // usage: node scripts/demo.mjs [--port 8080] [--check]   (--check: open it headless in Chromium, screenshot
 //        to test-results/demo.png, and exit)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,8 +36,10 @@ const maker = path.join(demo, 'make-tree.js');
 (await import('esbuild')).buildSync({ entryPoints: [path.join(root, 'test/integration/support/make-tree.ts')], bundle: true,
   platform: 'node', target: 'node20', outfile: maker, logLevel: 'warning' });
 execFileSync(process.execPath, [maker, tree, path.join(root, 'test/fixtures/vscode', thread)], { stdio: 'ignore' });
+// The mail sits in the workspace (which activates the extension), ignored by git so the checkout stays clean.
 const mbox = path.join(tree, thread);
 copyFileSync(path.join(root, 'test/fixtures/vscode', thread), mbox);
+appendFileSync(path.join(tree, '.git', 'info', 'exclude'), `/${thread}\n`);
 const env = { ...process.env, KERNEL_REVIEW_OPEN: mbox };
 console.log(`demo: kernel tree ${tree} (git, branch main), thread ${thread}`);
 
