@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { CliCommand, option, UsageError } from './command';
 import { loadThread } from '../core/load';
+import { PUBLIC_INBOX_USAGE, resolveCliInputs } from './fetch';
 import { InputError } from '../core/model';
 import { parseCommentsJson } from '../core/reply/comments-file';
 import { createReply } from '../core/reply/create';
@@ -27,13 +28,13 @@ each comment under its line. The mail is ready for git send-email or SMTP.
   --date <when>       date of the reply (default now)
   --message-id <id>   Message-ID of the reply (default a new one)
   --draft             print the editable draft (UTF-8 headers) instead of the mail
-`;
+` + PUBLIC_INBOX_USAGE;
 
 export const replyCommand: CliCommand = {
   name: 'reply',
   summary: 'compose a reply to a message: trimmed quotes, your comments, trailers',
   usage: USAGE,
-  valueOptions: ['to', 'comments', 'trailer', 'from', 'date', 'message-id'],
+  valueOptions: ['to', 'comments', 'trailer', 'from', 'date', 'message-id', 'public-inbox'],
   flagOptions: ['draft'],
   async run(args, io) {
     const to = option(args, 'to');
@@ -70,7 +71,8 @@ export const replyCommand: CliCommand = {
       }
       throw e;
     }
-    const thread = await loadThread(args.positional, to, { stdin: io.stdin, signal: io.signal });
+    const inputs = await resolveCliInputs(args.positional, args, io);
+    const thread = await loadThread(inputs, to, { stdin: io.stdin, signal: io.signal });
     const reply = createReply({
       thread,
       messageId: to,
