@@ -84,5 +84,7 @@ export function checkSingleText(bytes: Buffer, source: string): void {
     if (looksBinary(sample)) throw new InputError(source, 'is binary data, not mail');
     throw new InputError(source, `is not mail: its first line is ${firstLineLen >= 65536 ? 'over 64 KiB' : `${firstLineLen} characters`} long and holds no mail headers`);
   }
-  if (looksBinary(sample)) throw new InputError(source, 'is binary data, not mail');
+  // Mail with stray control bytes (a broken mailer, a fuzzer) still starts like mail; garbage does not.
+  const startsLikeMail = /^(?:From |[!-9;-~]+:)/.test(sample.subarray(0, 200).toString('latin1'));
+  if (!startsLikeMail && looksBinary(sample)) throw new InputError(source, 'is binary data, not mail');
 }
