@@ -13,6 +13,38 @@ const git = () => ({
   ...(require('../../core/git/base') as typeof import('../../core/git/base')),
 });
 
+/**
+ * Checks where each line comment's line really is at the tip (git may have applied a hunk a few lines away
+ * from its header) and returns the positions that moved. A failure only costs the check.
+ */
+async function snapComments(
+  ctx: FeatureContext,
+  repo: Repo,
+  t: StoredThread,
+  series: Series,
+  commits: { patchMessageId: string; sha: string }[],
+): Promise<Record<string, { path: string; line: number }> | undefined> {
+  try {
+    const { remapToTip } = require('../../core/git/remap') as typeof import('../../core/git/remap');
+    const { expectedText, snapToTip } = require('../../core/git/tipsnap') as typeof import('../../core/git/tipsnap');
+    const items: { id: string; at: import('../../core/git/remap').TipPosition; expect: Array<[number, string]> | null; was: string }[] = [];
+    for (const c of t.comments) {
+      const k = series.patches.findIndex((p) => p.messageId === c.patchMessageId);
+      if (c.kind !== 'line' || c.side !== 'new' || !c.file || !c.line || k < 0) continue;
+      const at = remapToTip(series, k, c.file, 'new', c.line);
+      if (at.outdated) continue;
+      items.push({ id: c.id, at, expect: expectedText(series, k, c.file, 'new', c.line), was: `${at.path}:${at.line}` });
+    }
+    await snapToTip(repo, commits[commits.length - 1].sha, items);
+    const moved = items.filter((i) => `${i.at.path}:${i.at.line}` !== i.was);
+    for (const i of moved) ctx.log.info('apply', `comment ${i.id}: ${i.was} is at line ${i.at.line} on the tip (hunk applied at an offset)`);
+    return moved.length ? Object.fromEntries(moved.map((i) => [i.id, { path: i.at.path, line: i.at.line }])) : undefined;
+  } catch (e) {
+    ctx.log.warn('apply', `could not check comment lines against the tip: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
 /** Arguments the command accepts: a thread key, a tree node, or (scripts, tests) explicit choices. */
 interface ApplyArgs {
   key?: string;
@@ -93,6 +125,7 @@ async function run(ctx: FeatureContext, args: ApplyArgs): Promise<AppliedSeries 
     failed: result.failed ? { patchMessageId: result.failed.patchMessageId, file: result.failed.file, reason: result.failed.reason } : null,
     appliedAt: new Date().toISOString(),
   };
+  if (!result.failed && result.commits.length) applied.tipLines = await snapComments(ctx, repo, t, series, result.commits);
   ctx.log.info('apply', `v${series.version} -> ${result.branch} on ${result.base} (${result.baseSource}): ${result.commits.length} commit(s)${result.failed ? `, failed at ${result.failed.patchMessageId}` : ''}`);
   await ctx.store.recordApplied(key, applied);
   await ctx.index.refresh();

@@ -84,7 +84,8 @@ export function placeThreads(t: StoredThread, checkedOut?: (tree: string, sha: s
           source: null, diffWith: gitUri(applied.tree, commit, c.file), label: `${c.file}:${c.line} (old)` });
         continue;
       }
-      const tip = remapToTip(loc.series, loc.index, c.file, 'new', c.line);
+      const snapped = applied.tipLines?.[c.id];
+      const tip = snapped ? { ...remapToTip(loc.series, loc.index, c.file, 'new', c.line), ...snapped } : remapToTip(loc.series, loc.index, c.file, 'new', c.line);
       const at = checkedOut?.(applied.tree, tipSha) ? vscode.Uri.file(`${applied.tree}/${tip.path}`) : gitUri(applied.tree, tipSha, tip.path);
       if (!tip.outdated) {
         out.push({ ...base, uri: at, line: tip.line - 1, where: 'tip', outdated: false,

@@ -12,6 +12,11 @@ export interface AppliedSeries {
   commits: { patchMessageId: string; sha: string }[];
   failed: { patchMessageId: string; file: string | null; reason: string } | null;
   appliedAt: string;
+  /**
+   * Tip positions of line comments (by comment id) checked against the tip's files, where they differ from
+   * what the hunk headers give: git applied a hunk at an offset (a base other than the sender's).
+   */
+  tipLines?: Record<string, { path: string; line: number }>;
 }
 
 /** One imported conversation and everything the user did with it. */
