@@ -114,7 +114,9 @@ export class Repo {
     const key = indexFile ?? '';
     let c = this.clients.get(key);
     if (!c) {
-      c = simpleGit({ baseDir: this.root, trimmed: false, maxConcurrentProcesses: 4 });
+      // Config paths in the environment are the user's own (never mail text): git must read the config they name.
+      const options = { baseDir: this.root, trimmed: false, maxConcurrentProcesses: 4, unsafe: { allowUnsafeConfigPaths: true } };
+      c = simpleGit(options as Parameters<typeof simpleGit>[0]);
       c.env(this.childEnv(indexFile));
       this.clients.set(key, c);
     }
@@ -132,9 +134,10 @@ export class Repo {
     };
     delete env.GIT_INDEX_FILE;
     // simple-git refuses to run git when these are set (npm sets EDITOR for every script, and many
-    // users have EDITOR/PAGER in their shell); none of them matters to the plumbing we run.
+    // users have EDITOR/PAGER in their shell); none of them matters to the plumbing we run. The user's
+    // config paths (GIT_CONFIG_GLOBAL, …) do matter and are kept: see allowUnsafeConfigPaths below.
     for (const k of Object.keys(env)) {
-      if (/^(editor|visual|pager|prefix|ssh_askpass|git_(editor|sequence_editor|pager|askpass|ssh|ssh_command|proxy_command|external_diff|exec_path|template_dir|config_global|config_system))$/i.test(k)) delete env[k];
+      if (/^(editor|visual|pager|ssh_askpass|git_(editor|sequence_editor|pager|askpass|ssh|ssh_command|proxy_command|external_diff|template_dir))$/i.test(k)) delete env[k];
     }
     if (indexFile) env.GIT_INDEX_FILE = indexFile;
     return env;
